@@ -1,0 +1,2 @@
+#include <cstdio>
+int main() { std::puts("inrarch: under construction"); return 0; }

@@ -1,0 +1,40 @@
+// Built-in models: SIREN and the INSP derivative set (DESIGN.md §9).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/bundle.h"
+
+namespace inrarch::autodiff {
+
+struct SirenSpec {
+  std::vector<int64_t> dims = {2, 256, 256, 256, 256, 3};  // in, hidden..., out
+  double w0 = 30.0;
+  int64_t batch = 64;
+  uint64_t seed = 0;
+};
+
+// SIREN forward: sin(w0 * (x W^T + b)) after every layer but the last, which is linear.
+// Adds input "x" [batch, dims[0]] and params "l{i}.weight" [out,in], "l{i}.bias" [out];
+// returns y [batch, dims.back()].
+ir::NodeId build_siren(ir::Graph& g, const SirenSpec& spec);
+
+// SIREN initialisation (seeded, reproducible): first layer W ~ U(-1/in, 1/in), later layers
+// W ~ U(-sqrt(6/in)/w0, sqrt(6/in)/w0); biases ~ U(-1/sqrt(in), 1/sqrt(in)).
+ir::TensorMap siren_params(const SirenSpec& spec);
+
+// x ~ U(-1, 1), [batch, dims[0]], seeded.
+ir::Tensor siren_input(const SirenSpec& spec);
+
+// Number of outputs of the INSP derivative set of order K: 3 * (2^(K+1) - 1).
+int64_t insp_output_count(int order);
+
+// The INSP derivative set of order K on a SIREN: outputs out0... in INSP's `li` order
+// (y[...,0..2], then for each of the 3*(2^K - 1) gradient steps d(li[i]/189)/dx[...,0..1]).
+ir::Graph build_insp_graph(const SirenSpec& spec, int order);
+
+// Graph + params + input + reference outputs computed by the interpreter.
+ir::Bundle build_insp_bundle(const SirenSpec& spec, int order, bool with_reference = true);
+
+}  // namespace inrarch::autodiff

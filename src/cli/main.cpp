@@ -1,2 +1,43 @@
+// inrarch: the command-line driver. Each subcommand lives in its own cmd_*.cpp.
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
-int main() { std::puts("inrarch: under construction"); return 0; }
+#include <cstdlib>
+#include <iostream>
+
+#include "cli/cli.h"
+#include "ir/error.h"
+
+namespace inrarch::cli {
+
+namespace {
+int g_exit_code = 0;
+}
+
+void run_guarded(const std::string& command, const std::function<int()>& body) {
+  try {
+    g_exit_code = body();
+  } catch (const Error& e) {
+    std::fprintf(stderr, "inrarch %s: error: %s\n", command.c_str(), e.what());
+    g_exit_code = 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "inrarch %s: error: out of memory\n", command.c_str());
+    g_exit_code = 1;
+  }
+}
+
+int main(int argc, char** argv) {
+  CLI::App app{"inrarch: compiles arbitrary-order gradient computations into streaming "
+               "dataflow hardware"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "inrarch 0.1");
+#define COMMAND(name) register_##name(app);
+#include "cli/commands.def"
+#undef COMMAND
+  CLI11_PARSE(app, argc, argv);
+  return g_exit_code;
+}
+
+}  // namespace inrarch::cli
+
+int main(int argc, char** argv) { return inrarch::cli::main(argc, argv); }

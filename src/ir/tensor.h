@@ -28,4 +28,12 @@ struct Tensor {
 // Row-major strides of a shape (in elements).
 std::vector<int64_t> strides_of(const Shape& shape);
 
+namespace ir {
+using inrarch::numel;
+using inrarch::Shape;
+using inrarch::shape_str;
+using inrarch::strides_of;
+using inrarch::Tensor;
+}  // namespace ir
+
 }  // namespace inrarch

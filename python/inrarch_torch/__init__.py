@@ -1,0 +1,7 @@
+"""PyTorch front end of INR-Arch: exports (arbitrary-order gradient) computations as bundles
+the C++ compiler imports. See docs/pytorch.md."""
+from .bundle import ExportError
+from .export import ExportResult, export
+from .autograd_walk import export_autograd, count_grad_fn_nodes
+
+__all__ = ["export", "export_autograd", "count_grad_fn_nodes", "ExportError", "ExportResult"]

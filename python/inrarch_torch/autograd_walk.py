@@ -1,0 +1,218 @@
+"""export_autograd: the paper's method. A depth-first walk of the grad_fn graph of tensors
+that were already computed (with create_graph=True for the derivatives), reading saved
+tensors and attributes, into an "inrarch-aten" bundle.
+
+Each grad_fn node becomes the aten op that produced it (autograd_rules.py). An operand comes
+from its next_functions entry when it requires grad, else from the saved tensor the node
+kept (a constant, embedded as a dense const). When autograd kept no value (e.g. the number in
+`x + 1`, or a constant tensor added to x), the walk fails: it never guesses. Every rebuilt
+value is recomputed with the aten op and checked against the saved tensors and outputs.
+"""
+import time
+
+import torch
+
+from .autograd_rules import LOST_SCALAR, RULES, VARIADIC
+from .bundle import ExportError, write_bundle
+
+
+def _grad_fns(roots):
+    """All unique grad_fn nodes reachable from roots, in depth-first postorder."""
+    order, seen, stack = [], set(), [(f, False) for f in roots if f is not None]
+    while stack:
+        f, done = stack.pop()
+        if done:
+            order.append(f)
+            continue
+        if f in seen:
+            continue
+        seen.add(f)
+        stack.append((f, True))
+        stack.extend((n, False) for n, _ in reversed(f.next_functions) if n is not None and n not in seen)
+    return order
+
+
+def count_grad_fn_nodes(outputs):
+    """Raw size of the autograd graph: unique grad_fn nodes (AccumulateGrad included)."""
+    return len(_grad_fns([t.grad_fn for t in outputs]))
+
+
+def _saved_tensors(f):
+    for name in dir(f):
+        if name.startswith("_saved_") and not name.endswith(("sizes", "strides")):
+            try:
+                v = getattr(f, name)
+            except RuntimeError:  # freed by a backward without retain_graph
+                continue
+            if isinstance(v, torch.Tensor):
+                yield v
+
+
+def _storage_key(t):
+    # A saved leaf unpacks as a new tensor object on the same memory; a view of it (say the
+    # transpose of a square matrix) differs in strides, so they are part of the key.
+    return t.data_ptr(), tuple(t.shape), tuple(t.stride())
+
+
+def _op(name):
+    _, packet, overload = name.split(".")
+    return getattr(getattr(torch.ops.aten, packet), overload)
+
+
+class _Walker:
+    def __init__(self, named_leaves, input_names):
+        self.nodes = []
+        self.ptr_leaf = {}   # storage key of a named leaf -> (node id, tensor)
+        self.value = {}      # grad_fn -> (node id, recomputed value)
+        self.shapes = {}     # grad_fn -> result shape, from saved tensors and outputs
+        self.leaves = {}
+        for name, t in named_leaves.items():
+            kind = "input" if name in input_names else "param"
+            nid = self._add({"op": kind, "name": name, "shape": list(t.shape)})
+            self.ptr_leaf[_storage_key(t)] = (nid, t)
+            self.leaves[id(t)] = (nid, t)
+
+    def _add(self, node):
+        node["id"] = len(self.nodes)
+        self.nodes.append(node)
+        return node["id"]
+
+    def learn_shapes(self, fns, outputs):
+        # Views and the scatter backward ops do not record their result size; a saved
+        # copy of their result (or an output) does.
+        for t in outputs:
+            if t.grad_fn is not None:
+                self.shapes[t.grad_fn] = list(t.shape)
+        for f in fns:
+            for t in _saved_tensors(f):
+                if t.grad_fn is not None:
+                    self.shapes.setdefault(t.grad_fn, list(t.shape))
+
+    def visit(self, f):
+        name = type(f).__name__
+        where = f"grad_fn {name} (#{len(self.value)})"
+        if name == "AccumulateGrad":
+            leaf = self.leaves.get(id(f.variable)) or self.ptr_leaf.get(_storage_key(f.variable))
+            if leaf is None:
+                raise ExportError(f"{where}: a leaf of shape {list(f.variable.shape)} that "
+                                  "requires grad is not in named_leaves")
+            self.value[f] = leaf
+            return
+        if name in LOST_SCALAR:
+            raise ExportError(f"{where}: autograd does not record the number in "
+                              f"'{LOST_SCALAR[name]}'; export this function with export() instead")
+        if name in VARIADIC:
+            op, extra = VARIADIC[name]
+            ins = [self._operand(f, k, None, where) for k in range(len(f.next_functions))]
+            self._emit(f, op, [ins] + extra(f), {}, where)
+            return
+        rule = RULES.get(name)
+        if rule is None:
+            raise ExportError(f"{where}: no rule for this grad_fn (see inrarch_torch/autograd_rules.py)")
+        if len(rule.saved) != len(f.next_functions):
+            raise ExportError(f"{where}: expected {len(rule.saved)} inputs, "
+                              f"found {len(f.next_functions)}")
+        args = [self._operand(f, k, s, where) for k, s in enumerate(rule.saved)] + rule.extra(f)
+        if rule.sized is not None:
+            if f not in self.shapes:
+                raise ExportError(f"{where}: autograd records no result size for this op and no "
+                                  "saved tensor shows it")
+            args.insert(rule.sized, self.shapes[f])
+        self._emit(f, rule.op, args, rule.kwargs(f), where)
+
+    def _operand(self, f, k, saved, where):
+        nxt, idx = f.next_functions[k]
+        if nxt is not None:
+            if idx != 0:
+                raise ExportError(f"{where}: input {k} is output {idx} of the multi-output "
+                                  f"{type(nxt).__name__}, which the walk does not support")
+            return self.value[nxt]
+        value = getattr(f, saved, None) if saved else None
+        if value is None:
+            raise ExportError(
+                f"{where}: input {k} does not require grad and autograd did not save its "
+                "value (a constant tensor, or a number as in x + 1.0), so the graph cannot be "
+                "rebuilt; make it require grad, or use export()")
+        return self._constant(value)
+
+    def _constant(self, t):
+        if not isinstance(t, torch.Tensor) or t.dim() == 0:
+            return None, float(t)  # a number: the importer makes a splat of it
+        leaf = self.ptr_leaf.get(_storage_key(t))
+        if leaf is not None:   # a named leaf that does not require grad
+            return leaf
+        if t.dim() == 2:       # its transpose (mm's backward saves W.t() of a frozen W)
+            ptr, shape, stride = _storage_key(t)
+            leaf = self.ptr_leaf.get((ptr, shape[::-1], stride[::-1]))
+            if leaf is not None:
+                return self._transposed(leaf)
+        t = t.detach().to(torch.float64)
+        nid = self._add({"op": "const", "shape": list(t.shape),
+                         "value": t.reshape(-1).tolist()})
+        return nid, t
+
+    def _transposed(self, leaf):
+        nid = self._add({"op": "aten.t.default", "shape": list(leaf[1].shape)[::-1],
+                         "args": [{"node": leaf[0]}]})
+        return nid, leaf[1].detach().t()
+
+    def _emit(self, f, op, args, kwargs, where):
+        def json_arg(a):
+            if isinstance(a, tuple):
+                return a[1] if a[0] is None else {"node": a[0]}
+            return [json_arg(x) for x in a] if isinstance(a, list) else a
+
+        def value_arg(a):
+            if isinstance(a, tuple):
+                return a[1]
+            return [value_arg(x) for x in a] if isinstance(a, list) else a
+
+        try:
+            with torch.no_grad():
+                value = _op(op)(*[value_arg(a) for a in args], **kwargs)
+        except Exception as e:  # a rule that does not match what autograd recorded
+            raise ExportError(f"{where}: recomputing {op} failed: {e}") from e
+        node = {"op": op, "shape": list(value.shape), "args": [json_arg(a) for a in args]}
+        if kwargs:
+            node["kwargs"] = kwargs
+        self.value[f] = (self._add(node), value)
+
+
+def _leaf_output(walker, t, name):
+    leaf = walker.leaves.get(id(t))
+    if leaf is None:
+        raise ExportError(f"output '{name}' has no grad_fn and is not a named leaf")
+    return leaf
+
+
+def export_autograd(outputs, named_leaves, out_dir, inputs=("x",), name="main", rtol=1e-9):
+    """Walks the grad_fn graphs of `outputs` (a list, named out0.., or a dict name -> tensor)
+    down to `named_leaves` (name -> leaf tensor; names in `inputs` become graph inputs, the
+    rest params) and writes an inrarch-aten bundle with the outputs as reference.
+    Returns a dict of counts and timings."""
+    t0 = time.perf_counter()
+    if not isinstance(outputs, dict):
+        outputs = {f"out{i}": t for i, t in enumerate(outputs)}
+    fns = _grad_fns([t.grad_fn for t in outputs.values()])
+    walker = _Walker(named_leaves, set(inputs))
+    walker.learn_shapes(fns, outputs.values())
+    for f in fns:
+        walker.visit(f)
+    outs = []
+    for oname, t in outputs.items():
+        nid, value = walker.value[t.grad_fn] if t.grad_fn is not None else _leaf_output(walker, t, oname)
+        scale = float(t.detach().abs().max()) if t.numel() else 0.0
+        if not torch.allclose(value.detach(), t.detach(), rtol=rtol, atol=rtol * scale):
+            raise ExportError(f"output '{oname}': the rebuilt graph does not reproduce it")
+        outs.append({"name": oname, "node": nid})
+    graph = {"format": "inrarch-aten", "version": 1, "name": name,
+             "nodes": walker.nodes, "outputs": outs}
+    seconds = time.perf_counter() - t0
+    write_bundle(out_dir, graph,
+                 {k: v.detach().numpy() for k, v in named_leaves.items() if k in inputs},
+                 {k: v.detach().numpy() for k, v in named_leaves.items() if k not in inputs},
+                 {k: v.detach().to(torch.float64).numpy() for k, v in outputs.items()})
+    ops = [n for n in graph["nodes"] if n["op"] not in ("input", "param", "const")]
+    return {"grad_fn_nodes": len(fns), "aten_nodes": len(ops),
+            "const_nodes": sum(1 for n in graph["nodes"] if n["op"] == "const"),
+            "seconds": seconds, "graph": graph}

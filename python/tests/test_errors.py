@@ -1,0 +1,103 @@
+"""Failures are clear, name the op / node, and leave no bundle behind."""
+import json
+import os
+import shutil
+import unittest
+
+import torch
+
+from tests.util import TmpDirTest, run_bin
+from inrarch_torch import ExportError, export, export_autograd, models
+
+
+def x_and_w():
+    x = torch.linspace(-1, 1, 6, dtype=torch.float64).reshape(3, 2)
+    return {"x": x}, {"w": torch.ones(2, 2, dtype=torch.float64)}
+
+
+class ExportErrorTest(TmpDirTest):
+    def assert_no_bundle(self, out):
+        self.assertFalse(os.path.exists(out))
+        self.assertEqual(os.listdir(self.tmp), [], "temporary folders left behind")
+
+    def test_unsupported_aten_op_is_named(self):
+        out = self.path("sqrt")
+        ins, ps = x_and_w()
+        with self.assertRaises(ExportError) as cm:
+            export(lambda i, p: torch.sqrt(i["x"].matmul(p["w"]) ** 2 + 1), ins, ps, out)
+        self.assertIn("unsupported aten op 'sqrt'", str(cm.exception))
+        self.assertIn("node ", str(cm.exception))
+        self.assert_no_bundle(out)
+
+    def test_integer_tensors_are_rejected(self):
+        out = self.path("argmax")
+        ins, ps = x_and_w()
+        with self.assertRaises(ExportError):
+            export(lambda i, p: i["x"].argmax(1), ins, ps, out)
+        self.assert_no_bundle(out)
+
+    def test_inplace_on_a_view_is_rejected(self):
+        def fn(i, p):
+            y = i["x"] * 2
+            y[:, 0].mul_(3)   # would change y too
+            return y
+        out = self.path("view")
+        ins, ps = x_and_w()
+        with self.assertRaises(ExportError) as cm:
+            export(fn, ins, ps, out)
+        self.assertIn("in-place update of a view", str(cm.exception))
+        self.assert_no_bundle(out)
+
+    def test_existing_bundle_survives_a_failed_export(self):
+        out = self.path("keep")
+        ins, ps = x_and_w()
+        export(lambda i, p: torch.sin(i["x"]), ins, ps, out)
+        with self.assertRaises(ExportError):
+            export(lambda i, p: torch.sqrt(i["x"]), ins, ps, out)
+        with open(os.path.join(out, "graph.json")) as f:
+            self.assertIn("sin", f.read())
+
+
+class AutogradWalkErrorTest(TmpDirTest):
+    def test_unrecorded_number_fails_clearly(self):
+        x = torch.ones(3, 2, dtype=torch.float64, requires_grad=True)
+        out = self.path("walk")
+        with self.assertRaises(ExportError) as cm:
+            export_autograd([torch.sin(x) + 1.0], {"x": x}, out)
+        self.assertIn("did not save its value", str(cm.exception))
+        self.assertFalse(os.path.exists(out))
+
+    def test_unrecorded_constant_tensor_fails_clearly(self):
+        x = torch.ones(3, 2, dtype=torch.float64, requires_grad=True)
+        c = torch.full((3, 2), 2.0, dtype=torch.float64)      # not a leaf we were given
+        with self.assertRaises(ExportError) as cm:
+            export_autograd([torch.sin(x) + c], {"x": x}, self.path("walk"))
+        self.assertIn("did not save its value", str(cm.exception))
+
+    def test_unknown_leaf_fails_clearly(self):
+        x = torch.ones(3, 2, dtype=torch.float64, requires_grad=True)
+        w = torch.ones(2, 2, dtype=torch.float64, requires_grad=True)
+        with self.assertRaises(ExportError) as cm:
+            export_autograd([x.matmul(w)], {"x": x}, self.path("walk"))
+        self.assertIn("not in named_leaves", str(cm.exception))
+
+
+class ImporterErrorTest(TmpDirTest):
+    def test_cpp_importer_rejects_unsupported_op(self):
+        out = self.path("b")
+        ins, ps = x_and_w()
+        export(lambda i, p: torch.sin(i["x"]), ins, ps, out)
+        path = os.path.join(out, "graph.json")
+        with open(path) as f:
+            g = json.load(f)
+        g["nodes"][-1]["op"] = "aten.erf.default"   # as if the exporter had let it through
+        with open(path, "w") as f:
+            json.dump(g, f)
+        rc, log = run_bin(self, "eval", out)
+        self.assertEqual(rc, 1, log)
+        self.assertIn("unsupported aten op 'erf'", log)
+        self.assertIn("node 1", log)
+
+
+if __name__ == "__main__":
+    unittest.main()

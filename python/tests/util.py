@@ -1,0 +1,57 @@
+"""Shared helpers of the Python tests: the C++ binary (env INRARCH_BIN, default
+build/inrarch) and scratch folders. Tests that need the binary skip, saying so, when it is
+absent."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PYTHON_DIR = os.path.join(ROOT, "python")
+if PYTHON_DIR not in sys.path:
+    sys.path.insert(0, PYTHON_DIR)
+
+
+def inrarch_bin():
+    return os.environ.get("INRARCH_BIN", os.path.join(ROOT, "build", "inrarch"))
+
+
+def need_bin(test):
+    path = inrarch_bin()
+    if not os.access(path, os.X_OK):
+        test.skipTest(f"C++ binary {path} not built (set INRARCH_BIN)")
+    return path
+
+
+def run_bin(test, *args):
+    """Runs the C++ binary; returns (exit code, stdout + stderr)."""
+    p = subprocess.run([need_bin(test), *args], capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout + p.stderr
+
+
+def eval_check(test, bundle, rtol="1e-9"):
+    """`inrarch eval DIR --check --rtol R` must pass."""
+    rc, out = run_bin(test, "eval", bundle, "--check", "--rtol", rtol, "-q")
+    test.assertEqual(rc, 0, f"eval --check failed on {bundle}:\n{out}")
+    test.assertIn("PASS", out)
+    return out
+
+
+def run_module(*args):
+    """python3 -m inrarch_torch ARGS with this interpreter."""
+    env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+    return subprocess.run([sys.executable, "-m", "inrarch_torch", *args], capture_output=True,
+                          text=True, env=env, timeout=600)
+
+
+class TmpDirTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="inrarch-pt-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)

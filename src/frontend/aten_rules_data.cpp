@@ -1,0 +1,146 @@
+// Builders for aten data movement (views, indexing, concatenation), the backward ops of
+// indexing that double backward records (select_backward, slice_backward: a zero-padded
+// scatter, built as cat with zero constants) and tensor factories (splat constants of the
+// recorded result shape).
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "frontend/aten_builders.h"
+
+namespace inrarch::frontend::rules {
+
+namespace {
+
+int64_t rank_of(const AtenCtx& c, NodeId x) { return static_cast<int64_t>(c.g.shape(x).size()); }
+
+// `grad` placed at [start, start + len) of dimension `dim` of a zero tensor of the result shape.
+NodeId pad_with_zeros(const AtenCtx& c, NodeId grad, int64_t dim, int64_t start) {
+  const Shape& full = c.shape();
+  const int64_t len = c.g.shape(grad)[dim];
+  std::vector<NodeId> parts;
+  auto zeros = [&](int64_t n) {
+    Shape s = full;
+    s[dim] = n;
+    parts.push_back(c.g.constant(0.0, s));
+  };
+  if (start > 0) zeros(start);
+  parts.push_back(grad);
+  if (full[dim] - start - len > 0) zeros(full[dim] - start - len);
+  return parts.size() == 1 ? grad : c.g.cat(parts, dim);
+}
+
+}  // namespace
+
+NodeId t(const AtenCtx& c) {
+  NodeId x = c.tensor(0);
+  return rank_of(c, x) < 2 ? x : c.g.transpose(x);
+}
+
+NodeId transpose(const AtenCtx& c) {
+  NodeId x = c.tensor(0);
+  const int64_t r = rank_of(c, x);
+  if (r < 2) return x;
+  const int64_t d0 = norm_dim(c, c.integer(1, "dim0"), r), d1 = norm_dim(c, c.integer(2, "dim1"), r);
+  if (d0 == d1) return x;
+  if (r == 2) return c.g.transpose(x);
+  std::vector<int64_t> perm(r);
+  for (int64_t i = 0; i < r; ++i) perm[i] = i;
+  std::swap(perm[d0], perm[d1]);
+  return c.g.permute(x, perm);
+}
+
+NodeId permute(const AtenCtx& c) {
+  NodeId x = c.tensor(0);
+  std::vector<int64_t> perm = c.ints(1, "dims");
+  const int64_t r = rank_of(c, x);
+  bool is_identity = true;
+  for (int64_t i = 0; i < static_cast<int64_t>(perm.size()); ++i) {
+    perm[i] = norm_dim(c, perm[i], r);
+    is_identity = is_identity && perm[i] == i;
+  }
+  if (is_identity) return x;
+  // A 2-D swap is a transpose: the kernel library and the passes know it best.
+  return r == 2 ? c.g.transpose(x) : c.g.permute(x, perm);
+}
+
+NodeId reshape(const AtenCtx& c) { return c.g.reshape(c.tensor(0), c.shape()); }
+
+NodeId unsqueeze(const AtenCtx& c) {
+  NodeId x = c.tensor(0);
+  return c.g.unsqueeze(x, norm_dim(c, c.integer(1, "dim"), rank_of(c, x) + 1));
+}
+
+NodeId squeeze(const AtenCtx& c) {
+  // squeeze(x, dim) of a size-1 dim is an IR squeeze; every other form (all dims, a dim
+  // that is not 1, a dim list) is fully described by the recorded result shape.
+  NodeId x = c.tensor(0);
+  const nlohmann::json* d = c.arg(1, "dim");
+  if (d && d->is_number_integer()) {
+    const int64_t dim = norm_dim(c, d->get<int64_t>(), rank_of(c, x));
+    if (rank_of(c, x) > 0 && c.g.shape(x)[dim] == 1) return c.g.squeeze(x, dim);
+  }
+  return c.g.reshape(x, c.shape());
+}
+
+NodeId expand(const AtenCtx& c) { return c.broadcast(c.tensor(0), c.shape()); }
+
+NodeId select(const AtenCtx& c) {
+  NodeId x = c.tensor(0);
+  return c.g.select(x, norm_dim(c, c.integer(1, "dim"), rank_of(c, x)), c.integer(2, "index"));
+}
+
+NodeId slice(const AtenCtx& c) {
+  NodeId x = c.tensor(0);
+  const int64_t dim = norm_dim(c, c.integer_or(1, "dim", 0), rank_of(c, x));
+  const int64_t start = c.integer_or(2, "start", 0);
+  const int64_t end = c.integer_or(3, "end", std::numeric_limits<int64_t>::max());
+  const int64_t step = c.integer_or(4, "step", 1);
+  if (start == 0 && end >= c.g.shape(x)[dim] && step == 1) return x;  // a full slice is a view
+  return c.g.slice(x, dim, start, end, step);
+}
+
+NodeId cat(const AtenCtx& c) {
+  std::vector<NodeId> xs = c.tensors(0, "tensors");
+  const int64_t dim = norm_dim(c, c.integer_or(1, "dim", 0), rank_of(c, xs[0]));
+  return xs.size() == 1 ? xs[0] : c.g.cat(xs, dim);
+}
+
+NodeId stack(const AtenCtx& c) {
+  std::vector<NodeId> xs = c.tensors(0, "tensors");
+  const int64_t dim = norm_dim(c, c.integer_or(1, "dim", 0), rank_of(c, xs[0]) + 1);
+  for (NodeId& x : xs) x = c.g.unsqueeze(x, dim);
+  return xs.size() == 1 ? xs[0] : c.g.cat(xs, dim);
+}
+
+NodeId select_backward(const AtenCtx& c) {  // (grad, input_sizes, dim, index)
+  const auto r = static_cast<int64_t>(c.shape().size());
+  const int64_t dim = norm_dim(c, c.integer(2, "dim"), r);
+  int64_t index = c.integer(3, "index");
+  if (index < 0) index += c.shape()[dim];
+  return pad_with_zeros(c, c.g.unsqueeze(c.tensor(0), dim), dim, index);
+}
+
+NodeId slice_backward(const AtenCtx& c) {  // (grad, input_sizes, dim, start, end, step)
+  const auto r = static_cast<int64_t>(c.shape().size());
+  const int64_t dim = norm_dim(c, c.integer(2, "dim"), r);
+  if (c.integer(5, "step") != 1) c.fail("slice_backward with step != 1 is not supported");
+  const int64_t n = c.shape()[dim];
+  int64_t start = c.integer(3, "start");
+  if (start < 0) start += n;
+  start = std::clamp<int64_t>(start, 0, n);
+  return pad_with_zeros(c, c.tensor(0), dim, start);
+}
+
+NodeId copy(const AtenCtx& c) { return c.broadcast(c.tensor(1, "src"), c.shape()); }
+
+NodeId zeros(const AtenCtx& c) { return c.splat(0.0); }
+NodeId ones(const AtenCtx& c) { return c.splat(1.0); }
+NodeId fill_arg0(const AtenCtx& c) { return c.splat(c.scalar(0, "fill_value", 0.0)); }
+NodeId fill_arg1(const AtenCtx& c) {
+  if (c.is_tensor(1)) return c.broadcast(c.tensor(1), c.shape());  // fill.Tensor: a 0-d value
+  return c.splat(c.scalar(1, "fill_value", 0.0));
+}
+NodeId fill_arg2(const AtenCtx& c) { return c.splat(c.scalar(2, "fill_value", 0.0)); }
+
+}  // namespace inrarch::frontend::rules

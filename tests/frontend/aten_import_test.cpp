@@ -1,0 +1,147 @@
+// The aten importer: rules checked by value through the reference interpreter, error
+// messages, and the Python mirror of the rule table (python/inrarch_torch/aten_ops.txt).
+#include "frontend/aten_import.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "frontend/aten_context.h"
+#include "ir/error.h"
+#include "ir/interpreter.h"
+
+namespace inrarch::frontend {
+namespace {
+
+using nlohmann::json;
+
+json ref(int id) { return json{{"node", id}}; }
+
+// x: input [2,3] = 0.5, -1, 2 / 3, -0.25, 1; then the given aten nodes; output = last node.
+json graph_with(std::vector<json> nodes) {
+  json g = {{"format", "inrarch-aten"}, {"version", 1}, {"name", "t"}};
+  g["nodes"] = json::array({{{"id", 0}, {"op", "input"}, {"name", "x"}, {"shape", {2, 3}}}});
+  for (auto& n : nodes) g["nodes"].push_back(n);
+  g["outputs"] = json::array({{{"name", "y"}, {"node", g["nodes"].back()["id"]}}});
+  return g;
+}
+
+json aten(int id, const std::string& op, json args, json shape, json kwargs = nullptr) {
+  json n = {{"id", id}, {"op", op}, {"args", std::move(args)}, {"shape", std::move(shape)}};
+  if (!kwargs.is_null()) n["kwargs"] = std::move(kwargs);
+  return n;
+}
+
+std::vector<double> run(const json& g) {
+  ir::Graph graph = graph_from_aten_json(g, "test.json");
+  ir::verify(graph);
+  ir::TensorMap inputs{{"x", Tensor({2, 3}, {0.5, -1, 2, 3, -0.25, 1})}};
+  return ir::evaluate(graph, inputs, {}).at(0).data;
+}
+
+void expect_near(const std::vector<double>& got, const std::vector<double>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-12) << "element " << i;
+}
+
+TEST(AtenImport, BroadcastAddWithAlphaAndScalar) {
+  // x + 2 * [1, 2, 3]  (the [3] constant broadcasts over rows)
+  json c = {{"id", 1}, {"op", "const"}, {"shape", {3}}, {"value", {1.0, 2.0, 3.0}}};
+  expect_near(run(graph_with({c, aten(2, "aten.add.Tensor", {ref(0), ref(1)}, {2, 3}, {{"alpha", 2}})})),
+              {2.5, 3, 8, 5, 3.75, 7});
+}
+
+TEST(AtenImport, InPlaceVariantUsesFunctionalRule) {
+  expect_near(run(graph_with({aten(1, "aten.mul_.Tensor", {ref(0), 2}, {2, 3})})),
+              {1, -2, 4, 6, -0.5, 2});
+}
+
+TEST(AtenImport, SelectBackwardScattersIntoZeros) {
+  json sel = aten(1, "aten.select.int", {ref(0), 1, 1}, {2});
+  json back = aten(2, "aten.select_backward.default", {ref(1), {2, 3}, 1, 1}, {2, 3});
+  expect_near(run(graph_with({sel, back})), {0, -1, 0, 0, -0.25, 0});
+}
+
+TEST(AtenImport, SliceBackwardScattersIntoZeros) {
+  json sl = aten(1, "aten.slice.Tensor", {ref(0), 1, 1, 3, 1}, {2, 2});
+  json back = aten(2, "aten.slice_backward.default", {ref(1), {2, 3}, 1, 1, 3, 1}, {2, 3});
+  expect_near(run(graph_with({sl, back})), {0, -1, 2, 0, -0.25, 1});
+}
+
+TEST(AtenImport, PowBySmallIntegersIsMultiplication) {
+  expect_near(run(graph_with({aten(1, "aten.pow.Tensor_Scalar", {ref(0), 3}, {2, 3})})),
+              {0.125, -1, 8, 27, -0.015625, 1});
+  expect_near(run(graph_with({aten(1, "aten.pow.Tensor_Scalar", {ref(0), -2.0}, {2, 3})})),
+              {4, 1, 0.25, 1.0 / 9, 16, 1});
+}
+
+TEST(AtenImport, SigmoidSoftplusAndTheirBackward) {
+  std::vector<double> x = {0.5, -1, 2, 3, -0.25, 1}, sig, sp;
+  for (double v : x) sig.push_back(1 / (1 + std::exp(-v)));
+  for (double v : x) sp.push_back(std::log1p(std::exp(v)));
+  expect_near(run(graph_with({aten(1, "aten.sigmoid.default", {ref(0)}, {2, 3})})), sig);
+  expect_near(run(graph_with({aten(1, "aten.softplus.default", {ref(0), 1, 20}, {2, 3})})), sp);
+  expect_near(run(graph_with({aten(1, "aten.softplus_backward.default", {ref(0), ref(0), 1, 20}, {2, 3})})),
+              {0.5 * sig[0], -sig[1], 2 * sig[2], 3 * sig[3], -0.25 * sig[4], sig[5]});
+}
+
+TEST(AtenImport, ReluDerivativeAndComparisons) {
+  expect_near(run(graph_with({aten(1, "aten.threshold_backward.default", {ref(0), ref(0), 0}, {2, 3})})),
+              {0.5, 0, 2, 3, 0, 1});
+  expect_near(run(graph_with({aten(1, "aten.lt.Scalar", {ref(0), 1}, {2, 3})})), {1, 1, 0, 0, 1, 0});
+  expect_near(run(graph_with({aten(1, "aten.ge.Scalar", {ref(0), 1}, {2, 3})})), {0, 0, 1, 1, 0, 1});
+}
+
+TEST(AtenImport, MatrixProductsAndReductions) {
+  json t = aten(1, "aten.t.default", {ref(0)}, {3, 2});
+  json b = {{"id", 2}, {"op", "const"}, {"shape", {2}}, {"value", {1.0, -1.0}}};
+  json mm = aten(3, "aten.addmm.default", {ref(2), ref(0), ref(1)}, {2, 2}, {{"beta", 2}});
+  // x x^T = [[5.25, 3.75], [3.75, 10.0625]], plus 2 * [1, -1] on every row
+  expect_near(run(graph_with({t, b, mm})), {7.25, 1.75, 5.75, 8.0625});
+  expect_near(run(graph_with({aten(1, "aten.mean.dim", {ref(0), {1}, true}, {2, 1})})),
+              {0.5, 3.75 / 3});
+  expect_near(run(graph_with({aten(1, "aten.sum.default", {ref(0)}, json::array())})), {5.25});
+}
+
+TEST(AtenImport, StackCatAndViews) {
+  json s = aten(1, "aten.stack.default", {{ref(0), ref(0)}, 0}, {2, 2, 3});
+  json v = aten(2, "aten.view.default", {ref(1), {4, 3}}, {4, 3});
+  json sel = aten(3, "aten.select.int", {ref(2), 0, 2}, {3});
+  expect_near(run(graph_with({s, v, sel})), {0.5, -1, 2});
+}
+
+TEST(AtenImport, UnsupportedOpNamesOpAndNode) {
+  json g = graph_with({aten(1, "aten.sqrt.default", {ref(0)}, {2, 3})});
+  try {
+    graph_from_aten_json(g, "g.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unsupported aten op 'sqrt'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("g.json: node 1 (#1)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AtenImport, ShapeDisagreementIsAnError) {
+  json g = graph_with({aten(1, "aten.sin.default", {ref(0)}, {3, 2})});
+  EXPECT_THROW(graph_from_aten_json(g, "g.json"), Error);
+  json bad_ref = graph_with({aten(1, "aten.sin.default", {ref(7)}, {2, 3})});
+  EXPECT_THROW(graph_from_aten_json(bad_ref, "g.json"), Error);
+  json no_outputs = graph_with({});
+  no_outputs["outputs"] = json::array();
+  EXPECT_THROW(graph_from_aten_json(no_outputs, "g.json"), Error);
+}
+
+TEST(AtenImport, PythonMirrorOfTheRuleTableIsCurrent) {
+  std::ifstream f(INRARCH_SOURCE_DIR "/python/inrarch_torch/aten_ops.txt");
+  ASSERT_TRUE(f) << "python/inrarch_torch/aten_ops.txt is missing";
+  std::vector<std::string> listed;
+  for (std::string line; std::getline(f, line);)
+    if (!line.empty()) listed.push_back(line);
+  EXPECT_EQ(listed, supported_aten_ops())
+      << "regenerate python/inrarch_torch/aten_ops.txt from src/frontend/aten_rules.cpp";
+}
+
+}  // namespace
+}  // namespace inrarch::frontend

@@ -1,0 +1,110 @@
+// INR-Arch HLS kernel library: array streams.
+//
+// An array_stream<T, Shape, Block> is an hls::stream of beats (Block elements of T each)
+// that carries one array of shape Shape in row-major order. Shape and block are
+// compile-time metadata, so kernels check operand shapes with static_asserts and size
+// their loops from the types alone; the generated top declares one per dataflow stream.
+// Header-only, C++14 (what Vitis HLS compiles).
+#ifndef INRARCH_HLS_ARRAY_STREAM_H
+#define INRARCH_HLS_ARRAY_STREAM_H
+
+#include "../inrarch_hls_types.h"
+
+// INRARCH_STEP() marks the start of one schedule step (one pipelined loop iteration) in a
+// kernel. It compiles to nothing for synthesis and the plain testbench; the simulation
+// driver (-DINRARCH_SIM) installs a hook so the trace check can compare the FIFO-op
+// grouping with the dataflow schedule (src/dataflow/schedule.h).
+#ifdef INRARCH_SIM
+#define INRARCH_STEP() ::inrarch_hls::sim_step()
+#else
+#define INRARCH_STEP() ((void)0)
+#endif
+
+namespace inrarch_hls {
+
+#ifdef INRARCH_SIM
+typedef void (*step_hook_fn)();
+inline step_hook_fn& step_hook() {
+  static step_hook_fn h = 0;
+  return h;
+}
+inline void sim_step() {
+  if (step_hook()) step_hook()();
+}
+#endif
+
+enum { kMaxRank = 8 };
+
+// A compile-time array shape; rank 0 is a scalar (one element).
+template <int... D>
+struct shape {
+  static constexpr int rank = sizeof...(D);
+  static constexpr int dim(int i) {
+    const int d[] = {D..., 0};
+    return d[i];
+  }
+  static constexpr int numel() {
+    const int d[] = {D..., 0};
+    int n = 1;
+    for (int i = 0; i < rank; ++i) n *= d[i];
+    return n;
+  }
+  static constexpr int last() { return rank == 0 ? 1 : dim(rank - 1); }
+  // Row-major multi-index of element o, and back.
+  static void unravel(int o, int idx[kMaxRank]) {
+    for (int i = rank - 1; i >= 0; --i) {
+      idx[i] = o % dim(i);
+      o /= dim(i);
+    }
+  }
+  static int ravel(const int idx[kMaxRank]) {
+    int e = 0;
+    for (int i = 0; i < rank; ++i) e = e * dim(i) + idx[i];
+    return e;
+  }
+  static_assert(rank <= kMaxRank, "inrarch_hls::shape: rank above kMaxRank");
+};
+
+// One beat: Block consecutive elements (row-major) of the array.
+template <class T, int B>
+struct beat {
+  T v[B];
+};
+
+template <class T, class S, int B>
+class array_stream : public hls::stream<beat<T, B> > {
+ public:
+  typedef T elem_type;
+  typedef S shape_type;
+  typedef beat<T, B> beat_type;
+  static constexpr int block = B;
+  static constexpr int numel = S::numel();
+  static constexpr int beats = S::numel() / B;
+  static_assert(B >= 1, "array_stream: block must be >= 1");
+  static_assert(S::last() % B == 0, "array_stream: a beat must not straddle a row");
+
+  array_stream() : hls::stream<beat<T, B> >() {}
+  explicit array_stream(const char* name) : hls::stream<beat<T, B> >(name) {}
+};
+
+// Accumulator of dot products and sums: exact enough that a K-term sum of T products
+// loses nothing visible in T (ap_fixed: twice the integer bits plus 8 guard bits).
+template <class T>
+struct acc_type {
+  typedef T type;
+};
+template <int W, int I, ap_q_mode Q, ap_o_mode O, int N>
+struct acc_type<ap_fixed<W, I, Q, O, N> > {
+  typedef ap_fixed<64, (2 * I + 8 < 60 ? 2 * I + 8 : 60)> type;
+};
+
+inline double to_double(double x) { return x; }
+inline double to_double(float x) { return x; }
+template <int W, int I, ap_q_mode Q, ap_o_mode O, int N>
+inline double to_double(const ap_fixed<W, I, Q, O, N>& x) {
+  return x.to_double();
+}
+
+}  // namespace inrarch_hls
+
+#endif  // INRARCH_HLS_ARRAY_STREAM_H

@@ -1,0 +1,105 @@
+// INR-Arch HLS kernel library: elementwise kernels (dataflow kinds `unary` and `binary`).
+//
+// Loop nest (schedule.h, II=1, L=1): step i reads beat i of every streamed operand (in
+// operand order) and writes the result of beat i-1, so n beats take n+1 steps; the result
+// is held one iteration in a register, which is what a pipeline of depth 1 does. A constant
+// operand is not a stream: a scalar (splat) or a ROM array the size of the operand.
+#ifndef INRARCH_HLS_ELEMENTWISE_H
+#define INRARCH_HLS_ELEMENTWISE_H
+
+#include <cmath>
+
+#include "../fixed_math.h"
+#include "array_stream.h"
+
+namespace inrarch_hls {
+
+// ---- operators (one per elementwise op of ops.def) -----------------------------------
+struct op_neg { template <class T> static T apply(const T& a) { return T(-a); } };
+struct op_sin { template <class T> static T apply(const T& a) { return rom_sin(a); } };
+struct op_cos { template <class T> static T apply(const T& a) { return rom_cos(a); } };
+// exp/tanh/log have no ROM yet: computed in double (C simulation only; not synthesisable
+// as written, and absent from SIREN gradient graphs).
+struct op_exp { template <class T> static T apply(const T& a) { return T(std::exp(to_double(a))); } };
+struct op_tanh { template <class T> static T apply(const T& a) { return T(std::tanh(to_double(a))); } };
+struct op_log { template <class T> static T apply(const T& a) { return T(std::log(to_double(a))); } };
+struct op_relu { template <class T> static T apply(const T& a) { return a > T(0) ? a : T(0); } };
+struct op_step { template <class T> static T apply(const T& a) { return a > T(0) ? T(1) : T(0); } };
+struct op_add { template <class T> static T apply(const T& a, const T& b) { return T(a + b); } };
+struct op_sub { template <class T> static T apply(const T& a, const T& b) { return T(a - b); } };
+struct op_mul { template <class T> static T apply(const T& a, const T& b) { return T(a * b); } };
+struct op_div { template <class T> static T apply(const T& a, const T& b) { return T(a / b); } };
+
+// ---- operand sources: fetch() once per beat, at(i, e) = element e of beat i -------------
+template <class S>
+struct from_stream {
+  S& s;
+  typename S::beat_type b;
+  explicit from_stream(S& st) : s(st), b() {}
+  void fetch() { b = s.read(); }
+  typename S::elem_type at(int, int e) const { return b.v[e]; }
+};
+template <class T>
+struct from_splat {
+  T c;
+  explicit from_splat(T v) : c(v) {}
+  void fetch() {}
+  T at(int, int) const { return c; }
+};
+template <class T, int B>
+struct from_rom {
+  const T* rom;
+  explicit from_rom(const T* r) : rom(r) {}
+  void fetch() {}
+  T at(int i, int e) const { return rom[i * B + e]; }
+};
+
+template <class S> from_stream<S> streamed(S& s) { return from_stream<S>(s); }
+template <class T> from_splat<T> splat(T v) { return from_splat<T>(v); }
+template <int B, class T> from_rom<T, B> rom(const T* r) { return from_rom<T, B>(r); }
+
+// out = Op(a): the only operand is streamed.
+template <class Op, class T, class S, int B>
+void unary(array_stream<T, S, B>& in, array_stream<T, S, B>& out) {
+  beat<T, B> prev = beat<T, B>();
+  for (int i = 0; i <= S::numel() / B; ++i) {
+#pragma HLS pipeline II = 1
+    INRARCH_STEP();
+    beat<T, B> cur = beat<T, B>();
+    if (i < S::numel() / B) {
+      beat<T, B> x = in.read();
+      for (int e = 0; e < B; ++e) {
+#pragma HLS unroll
+        cur.v[e] = Op::apply(x.v[e]);
+      }
+    }
+    if (i >= 1) out.write(prev);
+    prev = cur;
+  }
+}
+
+// out = Op(a, b) with each operand streamed, a splat or a ROM (at least one streamed).
+// Streamed operands are read in operand order, as the schedule lists them.
+template <class Op, class A, class Bsrc, class T, class S, int B>
+void binary(A a, Bsrc b, array_stream<T, S, B>& out) {
+  beat<T, B> prev = beat<T, B>();
+  for (int i = 0; i <= S::numel() / B; ++i) {
+#pragma HLS pipeline II = 1
+    INRARCH_STEP();
+    beat<T, B> cur = beat<T, B>();
+    if (i < S::numel() / B) {
+      a.fetch();
+      b.fetch();
+      for (int e = 0; e < B; ++e) {
+#pragma HLS unroll
+        cur.v[e] = Op::apply(T(a.at(i, e)), T(b.at(i, e)));
+      }
+    }
+    if (i >= 1) out.write(prev);
+    prev = cur;
+  }
+}
+
+}  // namespace inrarch_hls
+
+#endif  // INRARCH_HLS_ELEMENTWISE_H

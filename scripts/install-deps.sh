@@ -11,7 +11,7 @@ PACKAGES=(
   # PyTorch front end and its tests (Debian's torch lives in /usr/bin/python3)
   python3 python3-numpy python3-torch
   # MLIR backend checks
-  mlir-19-tools
+  mlir-19-tools llvm-19
 )
 
 missing=()

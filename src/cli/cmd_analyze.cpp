@@ -1,0 +1,144 @@
+// `inrarch analyze DIR|FILE.ir`: lowers the graph to a dataflow design, resolves its event
+// graph at the given FIFO depths and prints the latency or the deadlock explanation (exit 0
+// either way: a deadlock is a result). Optionally sizes the FIFOs (--fifo-opt).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "cli/cli.h"
+#include "dataflow/event_graph.h"
+#include "dataflow/fifo_sizing.h"
+#include "dataflow/lower.h"
+#include "dataflow/report.h"
+#include "ir/bundle.h"
+#include "ir/error.h"
+#include "passes/pipeline.h"
+
+namespace inrarch::cli {
+
+namespace {
+
+using namespace inrarch::dataflow;
+
+struct AnalyzeArgs {
+  std::string path;
+  std::string depths = "all=2";
+  int64_t block = 1;
+  int64_t mm_par = 1;
+  bool json = false;
+  bool optimize = false;
+  bool deepen = false;
+  std::string fifo_opt;
+  std::string fanout = "star";
+  double alpha = 0.01;
+};
+
+int64_t parse_depth(const nlohmann::json& v, const std::string& what) {
+  if (v.is_string() && v.get<std::string>() == "unbounded") return kUnbounded;
+  if (!v.is_number_integer() || v.get<int64_t>() < 1)
+    throw Error(fmt::format("--depths: {} must be an integer >= 1 or \"unbounded\"", what));
+  return v.get<int64_t>();
+}
+
+// "all=N" (N may be "unbounded"), or a JSON file {"stream": depth, ..., "all": N} (optionally
+// wrapped as {"depths": {...}}, as in report.json's fifo section).
+std::vector<int64_t> read_depths(const Design& d, const std::string& spec) {
+  std::vector<int64_t> out(d.streams.size(), 2);
+  if (spec.rfind("all=", 0) == 0) {
+    std::string v = spec.substr(4);
+    nlohmann::json j = v == "unbounded" ? nlohmann::json(v) : nlohmann::json::parse(v, nullptr, false);
+    out.assign(d.streams.size(), parse_depth(j, "all"));
+    return out;
+  }
+  std::ifstream in(spec);
+  if (!in) throw Error(fmt::format("--depths: cannot open '{}' (expected all=N or a JSON file)", spec));
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw Error(fmt::format("{}: not a JSON object", spec));
+  if (j.contains("depths")) j = j["depths"];
+  if (j.contains("all")) out.assign(d.streams.size(), parse_depth(j["all"], "all"));
+  for (const auto& [name, v] : j.items()) {
+    if (name == "all") continue;
+    StreamId s = d.find_stream(name);
+    if (s < 0) throw Error(fmt::format("{}: no stream named '{}'", spec, name));
+    out[s] = parse_depth(v, name);
+  }
+  return out;
+}
+
+void print_sizing(const Design& d, const SizingResult& s) {
+  fmt::print("fifo {} (alpha {}): latency {} cycles (peak {}, bound {}), {} resolves, {:.2f} s\n",
+             method_name(s.method), s.alpha, s.deadlock ? std::string("deadlock") : std::to_string(s.latency),
+             s.peak_latency, s.bound, s.resolves, s.seconds);
+  fmt::print("  total depth {}, FIFO bits {}, BRAM18K {}; kernel buffers {} bits, ROM {} bits\n",
+             s.memory.total_depth, s.memory.fifo_bits, s.memory.bram18k,
+             s.memory.kernel_buffer_bits, s.memory.rom_bits);
+  for (size_t i = 0; i < s.depths.size(); ++i)
+    if (s.depths[i] > 2) fmt::print("  {} = {}\n", d.streams[i].name, s.depths[i]);
+}
+
+int run_analyze(const AnalyzeArgs& a) {
+  ir::Graph g = ir::load_graph(a.path);
+  if (a.optimize) g = passes::run_pipeline(g).graph;
+  LowerOptions lo;
+  lo.block = a.block;
+  lo.mm_par = a.mm_par;
+  lo.fanout = a.fanout == "chain" ? Fanout::Chain : Fanout::Star;
+  Design d = lower(g, lo);
+  std::vector<int64_t> depths = read_depths(d, a.depths);
+  d.set_depths(depths);
+  EventGraph eg(d);
+  Resolution peak = eg.resolve(std::vector<int64_t>(d.streams.size(), kUnbounded));
+  Resolution r = a.deepen ? resolve_by_deepening(eg, depths) : eg.resolve(depths);
+  d.set_depths(depths);
+  nlohmann::json out = deadlock_json(d, r);
+  out["design"] = design_json(d);
+  out["analysis"] = analysis_json(eg, r, peak.latency);
+  if (a.deepen) {
+    nlohmann::json dj = nlohmann::json::object();
+    for (size_t i = 0; i < depths.size(); ++i) if (depths[i] > 2) dj[d.streams[i].name] = depths[i];
+    out["deepened_depths"] = dj;
+  }
+  if (!a.json) {
+    fmt::print("design: {} processes, {} streams, {} events (block {}, mm_par {})\n",
+               d.processes.size(), d.streams.size(), eg.events(), a.block, a.mm_par);
+    if (r.deadlock) fmt::print("{}", explain_deadlock(d, r));
+    else fmt::print("latency: {} cycles (peak, unbounded FIFOs: {})\n", r.latency, peak.latency);
+  }
+  if (!a.fifo_opt.empty()) {
+    SizingOptions so;
+    so.method = method_from_name(a.fifo_opt);
+    so.alpha = a.alpha;
+    so.progress = true;
+    SizingResult s = size_fifos(eg, so);
+    out["fifo"] = fifo_json(d, s);
+    if (!a.json) print_sizing(d, s);
+  }
+  if (a.json) std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void register_analyze(CLI::App& app) {
+  auto args = std::make_shared<AnalyzeArgs>();
+  auto* cmd = app.add_subcommand("analyze", "Lower to a dataflow design; latency or deadlock; FIFO sizing");
+  cmd->add_option("path", args->path, "Bundle folder or .ir file")->required();
+  cmd->add_option("--depths", args->depths, "all=N (N or 'unbounded') or a JSON file {stream: depth}")
+      ->capture_default_str();
+  cmd->add_option("--block", args->block, "Elements per stream beat")->capture_default_str();
+  cmd->add_option("--mm-par", args->mm_par, "Parallel MACs per mm")->capture_default_str();
+  cmd->add_option("--fanout", args->fanout, "Fan-out: star (one N-way copy) or chain (2-way copies)")
+      ->check(CLI::IsMember({"star", "chain"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", args->json, "Print JSON");
+  cmd->add_flag("--optimize", args->optimize, "Run the optimizer pipeline first");
+  cmd->add_flag("--deepen", args->deepen, "Resolve deadlocks by deepening FIFOs on the cycle");
+  cmd->add_option("--fifo-opt", args->fifo_opt, "Size the FIFOs: none, paper or min")
+      ->check(CLI::IsMember({"none", "paper", "min"}));
+  cmd->add_option("--alpha", args->alpha, "Latency slack of FIFO sizing")->capture_default_str();
+  cmd->callback([args] { run_guarded("analyze", [args] { return run_analyze(*args); }); });
+}
+
+}  // namespace inrarch::cli

@@ -1,0 +1,123 @@
+// A dataflow design: processes (kernel instances with static parameters) joined by streams
+// (bounded FIFOs with exactly one producer and one consumer). DESIGN.md §6.
+//
+// A stream carries the elements of one array in row-major order, `block` elements per beat;
+// FIFO depths count beats. Constant operands (weights, folded constants) are not streams:
+// they live inside the consuming kernel, as a scalar parameter (splat) or an on-chip ROM.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace inrarch::dataflow {
+
+using ProcessId = int32_t;
+using StreamId = int32_t;
+
+// A depth no FIFO reaches: "unbounded" (no write-after-read constraint).
+inline constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
+
+// The kernel model a process follows (see schedule.h for each one's step sequence).
+enum class Kind : uint8_t {
+  Source,     // writes an input (or a constant output) from off-chip, one beat per cycle
+  Sink,       // reads an output to off-chip, one beat per cycle
+  Copy,       // 1:N fan-out, round-robin per beat
+  Unary,      // elementwise, one streamed operand (a binary op with a constant operand too)
+  Binary,     // elementwise, two streamed operands
+  Mm,         // 2-D matrix product
+  Transpose,  // 2-D, full buffer
+  Permute,    // full buffer
+  Gather,     // in-order data movement: reshape/unsqueeze/squeeze/expand/select/slice/cat/sum
+  Custom,     // explicit step list (tests, hand-made examples)
+};
+const char* kind_name(Kind k);
+
+// One FIFO operation inside a step. The element (beat) index is implicit: a process's n-th
+// access to a stream is beat n of it.
+struct FifoOp {
+  StreamId stream;
+  bool write;
+  bool operator==(const FifoOp&) const = default;
+};
+
+// An explicit step (Custom processes, expanded schedules): the ops fire in one cycle,
+// `delay` cycles (>= 1) after the previous step of the process (or after time 0).
+struct Step {
+  int64_t delay = 1;
+  std::vector<FifoOp> ops;
+};
+
+// Where an operand of the kernel's IR node comes from.
+struct Operand {
+  StreamId stream = -1;                // streamed operand, or
+  ir::NodeId static_node = ir::kNoNode;  // constant subtree held inside the kernel
+  std::optional<double> splat;         // ... and its value when it is a scalar splat
+  ir::Shape shape;                     // the operand's shape
+};
+
+struct Process {
+  std::string name;  // stable, a C identifier: "mm_12", "in_x", "out_out0", "copy_7"
+  Kind kind = Kind::Custom;
+  ir::Op op = ir::Op::Input;           // the IR op (Source: Input or Const; Sink/Copy: Input)
+  ir::NodeId node = ir::kNoNode;       // the IR node computed (Sink: the node read)
+  ir::Attrs attrs;                     // the node's attributes (dims, index, ...)
+  std::vector<Operand> operands;       // kernels: one per IR operand, in operand order
+  std::vector<StreamId> inputs;        // streams read, in operand order
+  std::vector<StreamId> outputs;       // streams written (Copy: round-robin order)
+  int64_t mm_par = 1;                  // Mm: parallel MACs
+  int64_t buffer_bits = 0;             // kernel-internal RAM buffers (mm B, transpose, ...)
+  int64_t rom_bits = 0;                // constant operands held as ROM
+  std::vector<Step> custom_steps;      // Custom only
+};
+
+struct Stream {
+  std::string name;  // "s_<producer>__<consumer>[_<slot>]"
+  ProcessId producer = -1;
+  ProcessId consumer = -1;
+  int32_t slot = 0;  // operand slot at the consumer
+  ir::Shape shape;
+  int64_t block = 1;        // elements per beat (row-major)
+  int64_t depth = 2;        // beats; kUnbounded = no bound
+  int32_t elem_bits = 32;
+
+  int64_t beats() const;    // numel(shape) / block
+  int64_t width_bits() const { return block * elem_bits; }
+};
+
+// How a value read by k > 1 consumers fans out. Star: one copy with k outputs (the paper's
+// copy_stream). Chain: k-1 two-output copies in consumer order (copy i feeds consumer i and
+// copy i+1), so a lag that several late consumers share can be buffered once, on a link.
+enum class Fanout : uint8_t { Star, Chain };
+
+struct LowerOptions {
+  int64_t block = 1;      // elements per beat (per stream: the largest divisor of the last dim <= block)
+  int64_t mm_par = 1;     // parallel MACs per mm
+  int32_t elem_bits = 32;
+  int64_t depth = 2;      // initial FIFO depth of every stream
+  Fanout fanout = Fanout::Star;
+};
+
+struct Design {
+  std::vector<Process> processes;
+  std::vector<Stream> streams;
+  LowerOptions options;
+
+  ProcessId add_process(Process p);
+  // Adds a stream and links it into the producer's outputs / consumer's inputs.
+  StreamId add_stream(Stream s);
+  ProcessId find_process(const std::string& name) const;  // -1 when absent
+  StreamId find_stream(const std::string& name) const;    // -1 when absent
+
+  std::vector<int64_t> depths() const;
+  void set_depths(const std::vector<int64_t>& depths);
+};
+
+// Number of processes of each kind, by kind_name (for reports).
+std::vector<std::pair<std::string, int>> kernels_by_kind(const Design& d);
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,225 @@
+// FIFO sizing algorithms; see fifo_sizing.h. The invariant behind every shortcut: we keep a
+// feasible schedule X (write/read times satisfying all edges of the current depths) whose
+// largest time is <= bound. If X also satisfies the WAR edges of a smaller depth vector D'
+// (i.e. observed_X(s) <= D'[s] for every s; RAW delays only shrink when depths drop to 2),
+// then X is feasible for D', so D' has no cycle (every cycle holds a WAR edge of delay 1
+// and cannot be satisfied) and its latency, the least feasible schedule, is <= bound.
+#include "dataflow/fifo_sizing.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "ir/error.h"
+
+namespace inrarch::dataflow {
+
+const char* method_name(FifoMethod m) {
+  switch (m) {
+    case FifoMethod::None: return "none";
+    case FifoMethod::Paper: return "paper";
+    case FifoMethod::Min: return "min";
+  }
+  return "?";
+}
+
+FifoMethod method_from_name(const std::string& s) {
+  if (s == "none") return FifoMethod::None;
+  if (s == "paper") return FifoMethod::Paper;
+  if (s == "min") return FifoMethod::Min;
+  throw Error("unknown FIFO sizing method '" + s + "' (none, paper, min)");
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Ctx {
+  EventGraph& eg;
+  const SizingOptions& opt;
+  SizingResult res;
+  Clock::time_point start = Clock::now(), last_note = Clock::now();
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+  Resolution resolve(const std::vector<int64_t>& d, int64_t abort_above = INT64_MAX) {
+    ++res.resolves;
+    return eg.resolve(d, ResolveOptions{abort_above});
+  }
+  bool ok(const Resolution& r) const { return !r.deadlock && !r.aborted && r.latency <= res.bound; }
+  void note(const char* phase, size_t i, size_t n) {
+    if (!opt.progress || std::chrono::duration<double>(Clock::now() - last_note).count() < 1.0) return;
+    last_note = Clock::now();
+    std::fprintf(stderr, "fifo %s: %s %zu/%zu, %lld resolves, %.1f s\n", method_name(opt.method),
+                 phase, i, n, (long long)res.resolves, elapsed());
+  }
+  int64_t bits(const std::vector<int64_t>& d, size_t s) const {
+    return fifo_bits(eg.design().streams[s], d[s]);
+  }
+};
+
+// Paper's greedy; returns the constrained set resolved to observed depths.
+std::vector<int64_t> paper(Ctx& c, TimeSnapshot x) {
+  size_t S = c.eg.design().streams.size();
+  std::vector<int64_t> d(S, kUnbounded);
+  for (size_t s = 0; s < S; ++s) {
+    c.note("stream", s, S);
+    if (c.eg.observed_depth(x, static_cast<StreamId>(s)) <= 2) {  // certified by x
+      d[s] = 2;
+      ++c.res.certified;
+      continue;
+    }
+    d[s] = 2;
+    if (c.ok(c.resolve(d, c.res.bound))) c.eg.swap_snapshot(x);
+    else d[s] = kUnbounded;
+  }
+  Resolution r = c.resolve(d);
+  INRARCH_ASSERT(c.ok(r), "paper sizing: accepted constraints violate the bound");
+  std::vector<int64_t> obs = c.eg.observed_depths();
+  for (size_t s = 0; s < S; ++s) d[s] = std::max<int64_t>(2, obs[s]);
+  return d;
+}
+
+// Shrinks d to what schedule x (null: the last resolve) observes (never below 2 or above d).
+bool shrink_to(const Ctx& c, const TimeSnapshot* x, std::vector<int64_t>& d) {
+  bool changed = false;
+  for (size_t s = 0; s < d.size(); ++s) {
+    auto id = static_cast<StreamId>(s);
+    int64_t o = std::max<int64_t>(2, x ? c.eg.observed_depth(*x, id) : c.eg.observed_depth(id));
+    if (o < d[s]) d[s] = o, changed = true;
+  }
+  return changed;
+}
+
+int64_t total_bits(const Ctx& c, const std::vector<int64_t>& d) {
+  int64_t b = 0;
+  for (size_t s = 0; s < d.size(); ++s) b += d[s] == kUnbounded ? INT64_MAX / 1024 : c.bits(d, s);
+  return b;
+}
+
+// ALAP/ASAP certificate iteration from a feasible depth vector d (<= bound): each round
+// shrinks d to what the latest-start and then the earliest schedule observe.
+void certify(Ctx& c, EventGraph& mirror, std::vector<int64_t>& d) {
+  for (int round = 0; round < 8; ++round) {
+    c.note("certificate round", round, 8);
+    ++c.res.resolves;
+    Resolution m = mirror.resolve(d);
+    INRARCH_ASSERT(!m.deadlock, "min sizing: mirrored graph deadlocks");
+    TimeSnapshot alap = c.eg.alap_snapshot(mirror, c.res.bound);
+    bool changed = shrink_to(c, &alap, d);
+    Resolution r = c.resolve(d);
+    INRARCH_ASSERT(c.ok(r), "min sizing: ALAP certificate violated");
+    changed = shrink_to(c, nullptr, d) || changed;
+    if (!changed) break;
+  }
+}
+
+bool out_of_time(const Ctx& c, double t0) { return c.elapsed() - t0 > c.opt.shrink_seconds; }
+
+// Tries depth 2 for a group of streams at once, halving the group on failure.
+void try_twos(Ctx& c, std::vector<int64_t>& d, std::vector<size_t> group, double t0) {
+  if (group.empty() || out_of_time(c, t0)) return;
+  std::vector<int64_t> keep = d;
+  for (size_t s : group) d[s] = 2;
+  if (c.ok(c.resolve(d, c.res.bound))) {
+    shrink_to(c, nullptr, d);
+    return;
+  }
+  d = keep;
+  if (group.size() == 1) return;
+  size_t half = group.size() / 2;
+  try_twos(c, d, {group.begin(), group.begin() + half}, t0);
+  try_twos(c, d, {group.begin() + half, group.end()}, t0);
+}
+
+// Greedy shrinking, largest FIFO first: depth 2, else binary search in [3, d) (above 2 a
+// deeper FIFO only drops WAR edges: feasibility and latency are monotone there).
+void shrink_largest(Ctx& c, std::vector<int64_t>& d, double t0) {
+  size_t S = d.size();
+  std::vector<size_t> order(S);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return c.bits(d, a) > c.bits(d, b); });
+  for (size_t i = 0; i < S && !out_of_time(c, t0); ++i) {
+    size_t s = order[i];
+    c.note("shrink", i, S);
+    int64_t lo = 2, hi = d[s];  // invariant: hi feasible; depths < lo known infeasible
+    while (lo < hi && !out_of_time(c, t0)) {
+      int64_t cand = lo == 2 ? 2 : lo + (hi - lo) / 2;
+      d[s] = cand;
+      if (c.ok(c.resolve(d, c.res.bound))) {
+        shrink_to(c, nullptr, d);
+        hi = d[s];
+      } else {
+        d[s] = hi;
+        lo = cand == 2 ? 3 : cand + 1;
+      }
+    }
+  }
+}
+
+std::vector<int64_t> min_depths(Ctx& c, TimeSnapshot peak_times) {
+  size_t S = c.eg.design().streams.size();
+  EventGraph mirror = c.eg.mirrored();
+  std::vector<int64_t> a(S, kUnbounded);
+  certify(c, mirror, a);
+  std::vector<int64_t> b = a;
+  if (c.opt.min_from_paper) {
+    b = paper(c, std::move(peak_times));
+    certify(c, mirror, b);
+  }
+  std::vector<int64_t> d = total_bits(c, a) <= total_bits(c, b) ? a : b;
+  double t0 = c.elapsed();
+  std::vector<size_t> small;
+  for (size_t s = 0; s < S; ++s)
+    if (d[s] > 2 && d[s] <= 16) small.push_back(s);
+  try_twos(c, d, small, t0);
+  int64_t grouped = total_bits(c, d);
+  shrink_largest(c, d, t0);
+  if (c.opt.progress)
+    std::fprintf(stderr, "fifo min: bits from unbounded %lld, from paper %lld, small to 2 %lld, "
+                 "shrunk %lld\n", (long long)total_bits(c, a), (long long)total_bits(c, b),
+                 (long long)grouped, (long long)total_bits(c, d));
+  return d;
+}
+
+}  // namespace
+
+SizingResult size_fifos(EventGraph& eg, const SizingOptions& opt) {
+  Ctx c{eg, opt, {}};
+  c.res.method = opt.method;
+  c.res.alpha = opt.alpha;
+  size_t S = eg.design().streams.size();
+  Resolution peak = c.resolve(std::vector<int64_t>(S, kUnbounded));
+  TimeSnapshot x = eg.snapshot();
+  if (peak.deadlock) {  // a cycle without WAR edges: no depths help
+    c.res.deadlock = true;
+    c.res.final = peak;
+    c.res.depths.assign(S, 2);
+    c.res.memory = memory(eg.design(), c.res.depths);
+    return c.res;
+  }
+  c.res.peak_latency = peak.latency;
+  c.res.bound = static_cast<int64_t>(std::floor((1.0 + opt.alpha) * double(peak.latency) + 1e-9));
+  c.res.unbounded_observed = eg.observed_depths();
+  switch (opt.method) {
+    case FifoMethod::None: c.res.depths.assign(S, 2); break;
+    case FifoMethod::Paper: c.res.depths = paper(c, std::move(x)); break;
+    case FifoMethod::Min: c.res.depths = min_depths(c, std::move(x)); break;
+  }
+  c.res.final = c.resolve(c.res.depths);
+  c.res.deadlock = c.res.final.deadlock;
+  c.res.latency = c.res.final.latency;
+  if (opt.method != FifoMethod::None)
+    INRARCH_ASSERT(c.ok(c.res.final), "FIFO sizing result violates the latency bound");
+  c.res.memory = memory(eg.design(), c.res.depths);
+  c.res.seconds = c.elapsed();
+  if (opt.progress)
+    std::fprintf(stderr, "fifo %s: done, %lld resolves (%lld certified), %.2f s\n",
+                 method_name(opt.method), (long long)c.res.resolves, (long long)c.res.certified,
+                 c.res.seconds);
+  return c.res;
+}
+
+}  // namespace inrarch::dataflow

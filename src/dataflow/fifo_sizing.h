@@ -1,0 +1,64 @@
+// FIFO depth optimization (DESIGN.md §6; seed 000 "FIFO depth optimization").
+//
+//   none   every FIFO at depth 2; may deadlock (reported, not an error).
+//   paper  the seed's greedy: peak = latency with no WAR edges (all unbounded); for each
+//          stream in design order, constrain it to depth 2 and keep the constraint if the
+//          latency stays <= (1+alpha)*peak without deadlock; then resolve with the kept
+//          constraints (the rest unbounded) and set every depth to max(2, observed).
+//   min    ours, same bound: alternate two certificates. The latest-start (ALAP) times for
+//          the bound and the earliest (ASAP) times are both feasible schedules of the
+//          current depths, so the depths each of them observes are safe for all streams at
+//          once; take max(2, observed) under ALAP, then under ASAP, and repeat until no
+//          FIFO shrinks. Start from all unbounded and (min_from_paper, default) from
+//          paper's result, so never worse than paper; keep the smaller; then, for shrink_seconds, try depth 2 for the
+//          small FIFOs in groups (halving a failing group) and shrink the largest FIFOs
+//          greedily (depth 2, else binary search), each try checked by a bounded resolve.
+// Both sized results are checked by a final resolve: deadlock-free and latency <= bound.
+//
+// Speed: a try whose stream the current feasible schedule already keeps within depth 2 is
+// accepted without resolving (the schedule certifies it); tries are resolved with an abort
+// once any time exceeds the bound.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dataflow/event_graph.h"
+#include "dataflow/memory.h"
+
+namespace inrarch::dataflow {
+
+enum class FifoMethod { None, Paper, Min };
+const char* method_name(FifoMethod m);
+FifoMethod method_from_name(const std::string& s);  // throws inrarch::Error
+
+struct SizingOptions {
+  FifoMethod method = FifoMethod::Min;
+  double alpha = 0.01;
+  bool progress = false;        // progress lines on stderr
+  double shrink_seconds = 2.0;  // min: time spent on greedy shrinking after the certificates
+  bool min_from_paper = true;   // min: also start from paper's result (never worse than
+                                // paper, but costs a paper run)
+};
+
+struct SizingResult {
+  FifoMethod method = FifoMethod::Min;
+  double alpha = 0.01;
+  std::vector<int64_t> depths;     // final
+  bool deadlock = false;           // final design deadlocks (only `none`, or a schedule cycle)
+  Resolution final;                // resolve of the final depths
+  int64_t peak_latency = 0;        // all unbounded
+  int64_t bound = 0;               // floor((1+alpha) * peak)
+  int64_t latency = 0;             // final
+  std::vector<int64_t> unbounded_observed;  // observed depths with all unbounded
+  int64_t resolves = 0;            // event-graph resolves spent
+  int64_t certified = 0;           // decisions taken from a certificate, no resolve
+  double seconds = 0;
+  MemoryReport memory;             // of the final depths
+};
+
+// Sizes the FIFOs of eg's design. For Min, builds the mirrored graph too.
+SizingResult size_fifos(EventGraph& eg, const SizingOptions& opt);
+
+}  // namespace inrarch::dataflow

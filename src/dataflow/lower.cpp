@@ -1,0 +1,228 @@
+// Lowering: IR graph -> processes and streams.
+//
+// 1. Mark "static" nodes (no input below them): they are folded into their consumers.
+// 2. Create processes in topological (live) order: a source per input, a kernel per
+//    non-static non-leaf node, a copy right after any value with more than one consumer;
+//    sinks last, in output order.
+// 3. Create streams consumer by consumer, operand slot by slot, so that a copy's outputs
+//    come in the order of its consumers (that is its round-robin order).
+#include "dataflow/lower.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "dataflow/schedule.h"
+#include "ir/error.h"
+
+namespace inrarch::dataflow {
+
+namespace {
+
+std::string sanitize(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  return out.empty() ? "_" : out;
+}
+
+std::vector<bool> static_nodes(const ir::Graph& g, const std::vector<ir::NodeId>& live) {
+  std::vector<bool> st(g.size(), false);
+  for (ir::NodeId v : live) {
+    const auto& n = g.node(v);
+    if (n.op == ir::Op::Param || n.op == ir::Op::Const) {
+      st[v] = true;
+    } else if (n.op != ir::Op::Input) {
+      bool all = true;
+      for (ir::NodeId o : n.operands) all = all && st[o];
+      st[v] = all;
+    }
+  }
+  return st;
+}
+
+// The scalar value of a static node that is a splat seen through shape-only ops.
+std::optional<double> splat_value(const ir::Graph& g, ir::NodeId v) {
+  const auto& n = g.node(v);
+  if (n.is_splat()) return n.attrs.value;
+  switch (n.op) {
+    case ir::Op::Expand: case ir::Op::Reshape: case ir::Op::Unsqueeze: case ir::Op::Squeeze:
+    case ir::Op::Transpose: case ir::Op::Permute: case ir::Op::Select: case ir::Op::Slice:
+      return splat_value(g, n.operands[0]);
+    case ir::Op::Neg: {
+      auto x = splat_value(g, n.operands[0]);
+      return x ? std::optional<double>(-*x) : std::nullopt;
+    }
+    default: return std::nullopt;
+  }
+}
+
+Kind kernel_kind(const ir::Node& n, const std::vector<bool>& st) {
+  switch (ir::op_info(n.op).category) {
+    case ir::OpCategory::Unary: return Kind::Unary;
+    case ir::OpCategory::Binary:
+      return (st[n.operands[0]] || st[n.operands[1]]) ? Kind::Unary : Kind::Binary;
+    default: break;
+  }
+  switch (n.op) {
+    case ir::Op::Mm: return Kind::Mm;
+    case ir::Op::Transpose: return Kind::Transpose;
+    case ir::Op::Permute: return Kind::Permute;
+    default: return Kind::Gather;
+  }
+}
+
+struct Builder {
+  const ir::Graph& g;
+  const LowerOptions& opt;
+  Design d;
+  std::vector<bool> st;
+  std::unordered_map<ir::NodeId, int> number;         // print_text numbering
+  std::unordered_map<ir::NodeId, ProcessId> proc_of;  // producer of a value
+  std::unordered_map<ir::NodeId, std::vector<ProcessId>> copy_of;  // its copies, when fanned out
+  std::unordered_map<ir::NodeId, size_t> linked;  // consumers of a value linked so far
+  std::unordered_map<ir::NodeId, int> fanout;
+
+  void make_kernel(ir::NodeId v) {
+    const auto& n = g.node(v);
+    Process p;
+    p.kind = kernel_kind(n, st);
+    p.op = n.op;
+    p.node = v;
+    p.attrs = n.attrs;
+    p.name = std::string(ir::op_name(n.op)) + "_" + std::to_string(number.at(v));
+    p.mm_par = opt.mm_par;
+    for (ir::NodeId o : n.operands) {
+      Operand od;
+      od.shape = g.shape(o);
+      if (st[o]) {
+        od.static_node = o;
+        od.splat = splat_value(g, o);
+        if (!od.splat) p.rom_bits += numel(g.shape(o)) * opt.elem_bits;
+      }
+      p.operands.push_back(od);
+    }
+    proc_of[v] = d.add_process(std::move(p));
+  }
+
+  void make_source(ir::NodeId v) {
+    const auto& n = g.node(v);
+    Process p;
+    p.kind = Kind::Source;
+    p.op = n.op == ir::Op::Input ? ir::Op::Input : ir::Op::Const;
+    p.node = v;
+    if (n.op == ir::Op::Input) {
+      p.name = "in_" + sanitize(n.attrs.name);
+    } else {  // a constant output, played from ROM
+      p.name = "const_" + std::to_string(number.at(v));
+      auto s = splat_value(g, v);
+      p.operands.push_back(Operand{-1, v, s, n.shape});
+      if (!s) p.rom_bits = numel(n.shape) * opt.elem_bits;
+    }
+    proc_of[v] = d.add_process(std::move(p));
+  }
+
+  void link(ir::NodeId v, ProcessId consumer, int slot) {
+    ProcessId prod = proc_of.at(v);
+    if (copy_of.count(v)) {  // star: the one copy; chain: consumer j on copy min(j, k-1)
+      const auto& copies = copy_of.at(v);
+      prod = copies[std::min(linked[v]++, copies.size() - 1)];
+    }
+    Stream s;
+    s.name = "s_" + d.processes[prod].name + "__" + d.processes[consumer].name;
+    for (StreamId e : d.processes[consumer].inputs)
+      if (d.streams[e].producer == prod) s.name += "_" + std::to_string(slot);
+    s.producer = prod;
+    s.consumer = consumer;
+    s.slot = slot;
+    s.shape = g.shape(v);
+    s.block = stream_block(s.shape, opt.block);
+    s.depth = opt.depth;
+    s.elem_bits = opt.elem_bits;
+    StreamId id = d.add_stream(std::move(s));
+    if (slot < (int)d.processes[consumer].operands.size())
+      d.processes[consumer].operands[slot].stream = id;
+  }
+};
+
+}  // namespace
+
+int64_t stream_block(const ir::Shape& shape, int64_t requested) {
+  int64_t last = shape.empty() ? 1 : shape.back();
+  for (int64_t b = std::max<int64_t>(1, std::min(requested, last)); b > 1; --b)
+    if (last % b == 0) return b;
+  return 1;
+}
+
+Design lower(const ir::Graph& g, const LowerOptions& options) {
+  if (g.outputs().empty()) throw Error("lower: graph '" + g.name() + "' has no outputs");
+  if (options.block < 1 || options.mm_par < 1 || options.elem_bits < 1)
+    throw Error("lower: block, mm_par and elem_bits must be >= 1");
+  Builder b{g, options, {}, {}, {}, {}, {}, {}};
+  b.d.options = options;
+  std::vector<ir::NodeId> live = ir::live_nodes(g);
+  b.st = static_nodes(g, live);
+  for (size_t i = 0; i < live.size(); ++i) b.number[live[i]] = static_cast<int>(i);
+  for (ir::NodeId v : live) {
+    if (b.st[v]) continue;
+    for (ir::NodeId o : g.node(v).operands)
+      if (!b.st[o]) b.fanout[o]++;
+  }
+  for (const auto& out : g.outputs()) b.fanout[out.node]++;
+
+  std::unordered_set<ir::NodeId> const_outputs;
+  for (const auto& out : g.outputs())
+    if (b.st[out.node]) const_outputs.insert(out.node);
+  for (ir::NodeId v : live) {
+    const auto& n = g.node(v);
+    if (n.op == ir::Op::Input || const_outputs.count(v)) b.make_source(v);
+    else if (!b.st[v]) b.make_kernel(v);
+    else continue;
+    int copies = b.fanout[v] <= 1 ? 0 : options.fanout == Fanout::Star ? 1 : b.fanout[v] - 1;
+    for (int k = 0; k < copies; ++k) {
+      Process c;
+      c.kind = Kind::Copy;
+      c.node = v;
+      c.name = "copy_" + b.d.processes[b.proc_of[v]].name + (k ? "_" + std::to_string(k) : "");
+      b.copy_of[v].push_back(b.d.add_process(std::move(c)));
+    }
+  }
+  for (const auto& out : g.outputs()) {
+    Process s;
+    s.kind = Kind::Sink;
+    s.node = out.node;
+    s.name = "out_" + sanitize(out.name);
+    b.d.add_process(std::move(s));
+  }
+  // Streams, consumer by consumer; sinks are the last |outputs| processes.
+  size_t first_sink = b.d.processes.size() - g.outputs().size();
+  for (size_t pi = 0; pi < b.d.processes.size(); ++pi) {
+    const Process& p = b.d.processes[pi];
+    auto id = static_cast<ProcessId>(pi);
+    if (pi >= first_sink) {
+      b.link(g.outputs()[pi - first_sink].node, id, 0);
+    } else if (p.kind == Kind::Copy) {
+      ir::NodeId v = p.node;
+      const auto& copies = b.copy_of.at(v);
+      size_t k = std::find(copies.begin(), copies.end(), id) - copies.begin();
+      ProcessId from = k == 0 ? b.proc_of.at(v) : copies[k - 1];
+      Stream s;
+      s.name = "s_" + b.d.processes[from].name + "__" + p.name;
+      s.producer = from;
+      s.consumer = id;
+      s.shape = g.shape(v);
+      s.block = stream_block(s.shape, options.block);
+      s.depth = options.depth;
+      s.elem_bits = options.elem_bits;
+      b.d.add_stream(std::move(s));
+    } else if (p.kind != Kind::Source) {
+      const auto& ops = g.node(p.node).operands;
+      for (size_t slot = 0; slot < ops.size(); ++slot)
+        if (!b.st[ops[slot]]) b.link(ops[slot], id, static_cast<int>(slot));
+    }
+  }
+  for (size_t pi = 0; pi < b.d.processes.size(); ++pi)
+    b.d.processes[pi].buffer_bits = kernel_buffer_bits(b.d, static_cast<ProcessId>(pi));
+  return std::move(b.d);
+}
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,26 @@
+// Lowering an IR graph to a dataflow design (DESIGN.md §6).
+#pragma once
+
+#include "dataflow/design.h"
+#include "ir/graph.h"
+
+namespace inrarch::dataflow {
+
+// One process per live non-leaf node that depends on an input (a "kernel"), a source per
+// live input, a sink per output, and a copy process after every value read by more than one
+// consumer (1:N, round-robin in consumer order). Nodes that depend on no input (params,
+// constants and subtrees of them, e.g. transpose(W)) are not lowered: the consuming kernel
+// holds them (a splat becomes a scalar parameter, anything else a ROM). An output that is
+// constant gets a source that plays it from ROM.
+//
+// Names: kernels "<op>_<k>" with k the node's number in print_text (live nodes numbered
+// densely), sources "in_<input>", sinks "out_<output>", copies "copy_<producer>", streams
+// "s_<producer>__<consumer>" (plus "_<slot>" when two streams join the same pair).
+// Throws inrarch::Error for graphs it cannot lower (no outputs).
+Design lower(const ir::Graph& g, const LowerOptions& options = {});
+
+// The per-stream block: the largest divisor of the last dim that is <= requested (so a beat
+// never straddles a row).
+int64_t stream_block(const ir::Shape& shape, int64_t requested);
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,36 @@
+#include "dataflow/memory.h"
+
+#include <algorithm>
+
+#include "ir/error.h"
+
+namespace inrarch::dataflow {
+
+int64_t fifo_bits(const Stream& s, int64_t depth) { return depth * s.width_bits(); }
+
+int64_t fifo_bram18k(int64_t width_bits, int64_t depth) {
+  if (depth <= 2) return 0;
+  static constexpr int64_t kShapes[][2] = {{18, 1024}, {9, 2048}, {4, 4096}, {2, 8192}, {1, 16384}};
+  int64_t best = INT64_MAX;
+  for (const auto& [w, d] : kShapes)
+    best = std::min(best, ((width_bits + w - 1) / w) * ((depth + d - 1) / d));
+  return best;
+}
+
+MemoryReport memory(const Design& d, const std::vector<int64_t>& depths) {
+  INRARCH_ASSERT(depths.size() == d.streams.size(), "memory: one depth per stream");
+  MemoryReport m;
+  for (size_t s = 0; s < depths.size(); ++s) {
+    INRARCH_ASSERT(depths[s] != kUnbounded, "memory of an unbounded FIFO");
+    m.total_depth += depths[s];
+    m.fifo_bits += fifo_bits(d.streams[s], depths[s]);
+    m.bram18k += fifo_bram18k(d.streams[s].width_bits(), depths[s]);
+  }
+  for (const auto& p : d.processes) {
+    m.kernel_buffer_bits += p.buffer_bits;
+    m.rom_bits += p.rom_bits;
+  }
+  return m;
+}
+
+}  // namespace inrarch::dataflow

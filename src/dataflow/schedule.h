@@ -1,0 +1,90 @@
+// Kernel schedules ("the trace"): for every process, the ordered steps of FIFO operations it
+// performs, mirroring the loop nest of its HLS kernel (DESIGN.md §6). A step is a set of
+// FIFO ops on distinct streams that fire in one cycle, `delay` (>= 1) cycles after the
+// previous step of the same process (the first step: after time 0). The n-th access of a
+// process to a stream is beat n of that stream.
+//
+// Kernel models (II = initiation interval, L = pipeline depth in steps; docs/dataflow.md):
+//   source     II=1: write beat i.                                   buffer 0
+//   sink       II=1: read beat i.                                    buffer 0
+//   copy       II=1, L=0: read beat i and write it to every output (round-robin order =
+//              output order) in the same step.                       buffer 0
+//   unary /    II=1, L=1 (kElementwiseDepth): step i reads beat i of every streamed
+//   binary     operand and writes result beat i-1; a constant operand is a parameter/ROM.
+//   mm         C[M,N] = A[M,K] B[K,N] with P = mm_par MACs. Streamed B: read all of B
+//              first (II=1). Then per row i: read the K/bA beats of A row i (II=1; skipped
+//              when A is constant), then write the N/bC beats of C row i, each ceil(bC*K/P)
+//              cycles after the previous (the dot products). Buffer: B (when streamed) and
+//              one row of A.
+//   transpose, full buffer: read every input beat (II=1), then write every output beat
+//   permute    (II=1).                                                buffer numel
+//   gather     reshape/unsqueeze/squeeze/expand/select/slice/cat/sum: demand-driven in
+//              order, L=0: for each output beat, read (at most one beat per input per step)
+//              the input beats it needs, the step with the last one also writes it; input
+//              beats never needed are still read (after the last write). Buffer: expand's
+//              replay span, sum's open accumulators.
+//   custom     the explicit step list.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "dataflow/design.h"
+
+namespace inrarch::dataflow {
+
+inline constexpr int64_t kElementwiseDepth = 1;
+
+// `count` consecutive steps that perform the same ops (on the same streams, successive
+// beats) with the same delay before each. Programs are lists of runs, so an elementwise
+// kernel over 16K beats is 3 runs, not 16K steps.
+struct Run {
+  uint32_t count;
+  uint32_t delay;
+  uint32_t op_begin;  // into Program::ops
+  uint32_t op_count;
+};
+
+struct Program {
+  std::vector<Run> runs;
+  std::vector<FifoOp> ops;
+
+  int64_t steps() const;
+  int64_t fifo_ops() const;
+};
+
+// Appends steps, merging a step into the previous run when ops and delay are equal.
+class ProgramBuilder {
+ public:
+  void steps(int64_t count, int64_t delay, std::span<const FifoOp> ops);
+  void step(int64_t delay, std::span<const FifoOp> ops) { steps(1, delay, ops); }
+  void steps(int64_t count, int64_t delay, std::initializer_list<FifoOp> ops) {
+    steps(count, delay, std::span<const FifoOp>(ops.begin(), ops.size()));
+  }
+  Program take() { return std::move(p_); }
+
+ private:
+  Program p_;
+};
+
+// The schedule of one process. Throws inrarch::Error for an op/shape it cannot model.
+Program schedule(const Design& d, ProcessId p);
+std::vector<Program> schedule_all(const Design& d);
+
+// The explicit steps of a program (for tests and the HLS trace check).
+std::vector<Step> expand(const Program& prog);
+
+// Kernel-internal buffer bits of a process (the "buffer" column above), excluding ROMs.
+int64_t kernel_buffer_bits(const Design& d, ProcessId p);
+
+// Checks that every stream is written by its producer and read by its consumer exactly
+// beats() times and that no step touches a stream twice; throws inrarch::Error naming the
+// process and stream otherwise.
+void check_programs(const Design& d, const std::vector<Program>& progs);
+
+// Gather kernels (schedule_gather.cpp).
+Program schedule_gather(const Design& d, ProcessId p);
+int64_t gather_buffer_elems(const Design& d, ProcessId p);
+
+}  // namespace inrarch::dataflow

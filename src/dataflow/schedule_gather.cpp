@@ -1,0 +1,165 @@
+// Gather kernels: every data-movement op whose output can be produced in row-major order
+// while reading each input in row-major order (reshape, unsqueeze, squeeze, expand, select,
+// slice, cat, sum). One rule covers all of them: output element o "needs" some element of
+// some operand (for sum: the last element that contributes to it). The kernel walks the
+// output beats in order; before writing a beat it reads, one beat per input per step, every
+// input beat up to the latest one needed so far; the step with the last such read also
+// writes (L = 0). Input beats no output needs (unselected rows, the tail of a slice) are
+// read afterwards so every stream is drained.
+#include <algorithm>
+
+#include "dataflow/schedule.h"
+#include "ir/error.h"
+
+namespace inrarch::dataflow {
+
+namespace {
+
+struct Need {
+  int slot;
+  int64_t elem;
+};
+
+std::vector<int64_t> unravel(int64_t o, const ir::Shape& shape) {
+  std::vector<int64_t> idx(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    idx[d] = o % shape[d];
+    o /= shape[d];
+  }
+  return idx;
+}
+
+int64_t ravel(const std::vector<int64_t>& idx, const ir::Shape& shape) {
+  int64_t e = 0;
+  for (size_t d = 0; d < shape.size(); ++d) e = e * shape[d] + idx[d];
+  return e;
+}
+
+int64_t dim_of(const Process& p, size_t rank) {
+  return ir::normalize_dim(p.attrs.dim, static_cast<int64_t>(rank), "gather");
+}
+
+Need need_of(const Process& p, const ir::Shape& out, int64_t o) {
+  const ir::Shape& in = p.operands.at(0).shape;
+  std::vector<int64_t> idx = unravel(o, out);
+  switch (p.op) {
+    case ir::Op::Reshape: case ir::Op::Unsqueeze: case ir::Op::Squeeze: return {0, o};
+    case ir::Op::Expand: {
+      size_t off = out.size() - in.size();
+      std::vector<int64_t> ii(in.size());
+      for (size_t d = 0; d < in.size(); ++d) ii[d] = in[d] == 1 ? 0 : idx[d + off];
+      return {0, ravel(ii, in)};
+    }
+    case ir::Op::Select: {
+      int64_t dim = dim_of(p, in.size());
+      int64_t index = p.attrs.index < 0 ? p.attrs.index + in[dim] : p.attrs.index;
+      idx.insert(idx.begin() + dim, index);
+      return {0, ravel(idx, in)};
+    }
+    case ir::Op::Slice: {
+      int64_t dim = dim_of(p, in.size());
+      int64_t start = p.attrs.start < 0 ? p.attrs.start + in[dim] : p.attrs.start;
+      idx[dim] = start + idx[dim] * p.attrs.step;
+      return {0, ravel(idx, in)};
+    }
+    case ir::Op::Cat: {
+      int64_t dim = dim_of(p, out.size());
+      for (size_t k = 0; k < p.operands.size(); ++k) {
+        int64_t size = p.operands[k].shape[dim];
+        if (idx[dim] < size) return {static_cast<int>(k), ravel(idx, p.operands[k].shape)};
+        idx[dim] -= size;
+      }
+      break;
+    }
+    case ir::Op::Sum: {
+      std::vector<bool> reduced(in.size(), p.attrs.dims.empty());
+      for (int64_t d : p.attrs.dims) reduced[ir::normalize_dim(d, in.size(), "sum")] = true;
+      std::vector<int64_t> ii(in.size());
+      size_t k = 0;
+      for (size_t d = 0; d < in.size(); ++d) {
+        if (reduced[d]) {
+          ii[d] = in[d] - 1;
+          if (p.attrs.keepdim) ++k;
+        } else {
+          ii[d] = idx[k++];
+        }
+      }
+      return {0, ravel(ii, in)};
+    }
+    default: break;
+  }
+  throw Error("schedule: no gather model for " + std::string(ir::op_name(p.op)) + " (" + p.name + ")");
+}
+
+}  // namespace
+
+Program schedule_gather(const Design& d, ProcessId pid) {
+  const Process& p = d.processes.at(pid);
+  StreamId out = p.outputs.at(0);
+  const Stream& os = d.streams[out];
+  size_t k_count = p.operands.size();
+  std::vector<int64_t> need(k_count, 0), got(k_count, 0), total(k_count, 0);
+  for (size_t k = 0; k < k_count; ++k)
+    if (p.operands[k].stream >= 0) total[k] = d.streams[p.operands[k].stream].beats();
+  ProgramBuilder b;
+  std::vector<FifoOp> ops;
+  int64_t n_out = numel(os.shape);
+  for (int64_t ob = 0; ob < os.beats(); ++ob) {
+    for (int64_t o = ob * os.block; o < std::min(n_out, (ob + 1) * os.block); ++o) {
+      Need n = need_of(p, os.shape, o);
+      StreamId s = p.operands[n.slot].stream;
+      if (s >= 0) need[n.slot] = std::max(need[n.slot], n.elem / d.streams[s].block + 1);
+    }
+    while (true) {
+      ops.clear();
+      bool done = true;
+      for (size_t k = 0; k < k_count; ++k) {
+        if (got[k] < need[k]) ops.push_back({p.operands[k].stream, false}), ++got[k];
+        done = done && got[k] >= need[k];
+      }
+      if (done) ops.push_back({out, true});
+      b.step(1, ops);
+      if (done) break;
+    }
+  }
+  while (true) {  // drain what no output needed
+    ops.clear();
+    for (size_t k = 0; k < k_count; ++k)
+      if (got[k] < total[k]) ops.push_back({p.operands[k].stream, false}), ++got[k];
+    if (ops.empty()) break;
+    b.step(1, ops);
+  }
+  return b.take();
+}
+
+int64_t gather_buffer_elems(const Design& d, ProcessId pid) {
+  const Process& p = d.processes.at(pid);
+  const ir::Shape& in = p.operands.at(0).shape;
+  if (p.op == ir::Op::Expand) {
+    // Elements kept for replay: the distance from the latest element read back to the one
+    // an output needs again (a whole row when an outer dim is broadcast).
+    const ir::Shape& out = d.streams[p.outputs.at(0)].shape;
+    int64_t hi = -1, span = 1;
+    for (int64_t o = 0; o < numel(out); ++o) {
+      int64_t e = need_of(p, out, o).elem;
+      hi = std::max(hi, e);
+      span = std::max(span, hi - e + 1);
+    }
+    return span;
+  }
+  if (p.op == ir::Op::Sum) {
+    // Open accumulators: the kept dims inside the outermost reduced dim.
+    std::vector<bool> reduced(in.size(), p.attrs.dims.empty());
+    for (int64_t dd : p.attrs.dims) reduced[ir::normalize_dim(dd, in.size(), "sum")] = true;
+    int64_t acc = 1;
+    bool inside = false;
+    for (size_t dd = 0; dd < in.size(); ++dd) {
+      if (reduced[dd]) inside = true;
+      else if (inside) acc *= in[dd];
+    }
+    return acc;
+  }
+  return 0;
+}
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,131 @@
+// Lowering, kernel schedules and the memory model.
+#include <gtest/gtest.h>
+
+#include "dataflow/lower.h"
+#include "dataflow/memory.h"
+#include "dataflow/schedule.h"
+
+namespace inrarch::dataflow {
+namespace {
+
+// y = sin(x * 30) @ W^T ; z = sin(x * 30) + 1: x*30 is read twice -> one copy; W^T is held
+// in the mm as a ROM (transpose of a param folded); 30 and 1 are kernel parameters.
+TEST(Lower, CopiesConstantsAndNames) {
+  ir::Graph g;
+  ir::NodeId x = g.input("x", {4, 3});
+  ir::NodeId w = g.param("w", {5, 3});
+  ir::NodeId s = g.unary(ir::Op::Sin, g.binary(ir::Op::Mul, x, g.constant(30.0, {4, 3})));
+  g.add_output("y", g.mm(s, g.transpose(w)));
+  g.add_output("z", g.binary(ir::Op::Add, s, g.constant(1.0, {4, 3})));
+  Design d = lower(g);
+  std::vector<std::string> names;
+  for (const auto& p : d.processes) names.push_back(p.name);
+  // live numbering: x0 w1 c2 mul3 sin4 t5 mm6 c7 add8
+  EXPECT_EQ(names, (std::vector<std::string>{"in_x", "mul_3", "sin_4", "copy_sin_4", "mm_6",
+                                             "add_8", "out_y", "out_z"}));
+  const Process& mul = d.processes[1];
+  EXPECT_EQ(mul.kind, Kind::Unary);
+  ASSERT_TRUE(mul.operands[1].splat.has_value());
+  EXPECT_EQ(*mul.operands[1].splat, 30.0);
+  EXPECT_EQ(mul.rom_bits, 0);
+  const Process& mm = d.processes[4];
+  EXPECT_EQ(mm.operands[1].stream, -1);
+  EXPECT_EQ(mm.rom_bits, 15 * 32);
+  EXPECT_EQ(mm.buffer_bits, 3 * 32);  // one row of A
+  EXPECT_EQ(d.processes[3].outputs.size(), 2u);
+  EXPECT_EQ(d.streams[d.processes[3].outputs[0]].name, "s_copy_sin_4__mm_6");
+  EXPECT_EQ(d.streams[d.processes[3].outputs[1]].name, "s_copy_sin_4__add_8");
+  for (const auto& st : d.streams) {
+    EXPECT_EQ(d.processes[st.producer].outputs.size() == 1 || d.processes[st.producer].kind == Kind::Copy, true);
+  }
+  EXPECT_NO_THROW(schedule_all(d));
+}
+
+TEST(Lower, SameValueTwiceAndBlocks) {
+  ir::Graph g;
+  ir::NodeId x = g.input("x", {2, 6});
+  g.add_output("y", g.binary(ir::Op::Mul, x, x));
+  LowerOptions o;
+  o.block = 4;  // 6 has no divisor 4 -> 3
+  Design d = lower(g, o);
+  ASSERT_EQ(d.streams.size(), 4u);
+  EXPECT_EQ(d.streams[1].name, "s_copy_in_x__mul_1");
+  EXPECT_EQ(d.streams[2].name, "s_copy_in_x__mul_1_1");
+  for (const auto& s : d.streams) EXPECT_EQ(s.block, 3);
+  EXPECT_EQ(d.streams[0].beats(), 4);
+}
+
+TEST(Schedule, MmStreamedBAndCompactRuns) {
+  ir::Graph g;
+  ir::NodeId a = g.input("a", {3, 4});
+  ir::NodeId b = g.input("b", {4, 5});
+  g.add_output("c", g.mm(a, b));
+  LowerOptions o;
+  o.mm_par = 3;
+  Design d = lower(g, o);
+  ProcessId mm = d.find_process("mm_2");
+  ASSERT_GE(mm, 0);
+  Program p = schedule(d, mm);
+  std::vector<Step> steps = expand(p);
+  // 20 reads of B, then per row: 4 reads of A (delay 1), 5 writes each ceil(4/3)=2 later.
+  ASSERT_EQ(steps.size(), 20u + 3 * 9);
+  EXPECT_FALSE(steps[0].ops[0].write);
+  EXPECT_EQ(steps[0].ops[0].stream, d.processes[mm].operands[1].stream);
+  EXPECT_EQ(steps[24].delay, 2);
+  EXPECT_TRUE(steps[24].ops[0].write);
+  EXPECT_EQ(p.runs.size(), 1u + 3 * 2);
+  EXPECT_EQ(d.processes[mm].buffer_bits, (20 + 4) * 32);
+}
+
+TEST(Schedule, ElementwiseIsThreeRunsAtAnySize) {
+  ir::Graph g;
+  g.add_output("y", g.unary(ir::Op::Cos, g.input("x", {64, 256})));
+  Design d = lower(g);
+  Program p = schedule(d, 1);
+  EXPECT_EQ(p.runs.size(), 3u);
+  EXPECT_EQ(p.steps(), 64 * 256 + 1);
+  EXPECT_EQ(p.fifo_ops(), 2 * 64 * 256);
+}
+
+// select(x[2,3], dim 1, index 1) -> [2]: reads x0 | x1+write | x2 | x3 | x4+write | x5.
+TEST(Schedule, GatherSelect) {
+  ir::Graph g;
+  g.add_output("y", g.select(g.input("x", {2, 3}), 1, 1));
+  Design d = lower(g);
+  std::vector<Step> steps = expand(schedule(d, 1));
+  ASSERT_EQ(steps.size(), 6u);
+  std::vector<size_t> sizes;
+  for (const auto& s : steps) sizes.push_back(s.ops.size());
+  EXPECT_EQ(sizes, (std::vector<size_t>{1, 2, 1, 1, 2, 1}));
+}
+
+// expand [1,3] -> [4,3] replays a row: 3 elements buffered; sum over dim 0 of [4,3] keeps
+// 3 accumulators and writes only after the last row.
+TEST(Schedule, GatherBuffers) {
+  ir::Graph g;
+  ir::NodeId x = g.input("x", {1, 3});
+  ir::NodeId e = g.expand(x, {4, 3});
+  g.add_output("y", g.sum(e, {0}, false));
+  Design d = lower(g);
+  EXPECT_EQ(d.processes[d.find_process("expand_1")].buffer_bits, 3 * 32);
+  ProcessId sum = d.find_process("sum_2");
+  EXPECT_EQ(d.processes[sum].buffer_bits, 3 * 32);
+  std::vector<Step> steps = expand(schedule(d, sum));
+  ASSERT_EQ(steps.size(), 12u);
+  for (size_t i = 0; i < 9; ++i) EXPECT_EQ(steps[i].ops.size(), 1u);
+  for (size_t i = 9; i < 12; ++i) EXPECT_EQ(steps[i].ops.size(), 2u);
+}
+
+TEST(Memory, Bram18kRule) {
+  EXPECT_EQ(fifo_bram18k(32, 2), 0);
+  EXPECT_EQ(fifo_bram18k(32, 3), 2);        // 1K x 18, two wide
+  EXPECT_EQ(fifo_bram18k(32, 1024), 2);
+  EXPECT_EQ(fifo_bram18k(32, 1025), 4);
+  EXPECT_EQ(fifo_bram18k(32, 16384), 32);
+  EXPECT_EQ(fifo_bram18k(8, 2048), 1);      // 2K x 9
+  EXPECT_EQ(fifo_bram18k(1, 16384), 1);     // 16K x 1
+  EXPECT_EQ(fifo_bram18k(4, 5000), 2);      // 4K x 4, two deep
+}
+
+}  // namespace
+}  // namespace inrarch::dataflow

@@ -5,6 +5,8 @@
 #include <functional>
 #include <string>
 
+#include "autodiff/models.h"
+
 namespace CLI {
 class App;
 }
@@ -17,6 +19,9 @@ namespace inrarch::cli {
 
 // Runs a subcommand body, turning inrarch::Error into "inrarch <cmd>: error: ..." on stderr
 // and exit code 1. Subcommands call this from their CLI11 callback.
+// The INSP benchmark's SIREN (2 -> W x4 -> 3) with range-checked CLI values.
+autodiff::SirenSpec insp_spec(int order, int64_t batch, int64_t width, uint64_t seed);
+
 void run_guarded(const std::string& command, const std::function<int()>& body);
 
 }  // namespace inrarch::cli

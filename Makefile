@@ -1,0 +1,53 @@
+# INR-Arch: the two commands of the README, plus bench.
+#   make run    install what is missing, build, compile the built-in benchmark and verify it
+#   make test   install what is missing, build (normal + ASan/UBSan), run every test
+#   make bench  build and run the benchmark programs in bench/
+PY        := /usr/bin/python3
+BUILD     := build
+ASAN      := build-asan
+CMAKE_GEN := -G Ninja -DPython3_EXECUTABLE=$(PY)
+RUN_OUT   := out/insp-order1-batch64
+
+.PHONY: all deps build build-asan run test test-unit test-asan test-python bench clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release
+
+$(ASAN)/build.ninja:
+	cmake -S . -B $(ASAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DINRARCH_SANITIZE=ON
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD)
+
+build-asan: deps $(ASAN)/build.ninja
+	cmake --build $(ASAN) --target inrarch_tests inrarch
+
+run: build
+	$(BUILD)/inrarch model insp --order 1 --batch 64 -o out/insp-order1-batch64-bundle
+	$(BUILD)/inrarch eval out/insp-order1-batch64-bundle --check --quiet
+	$(BUILD)/inrarch compile --builtin insp --order 1 --batch 64 -o $(RUN_OUT)
+	@echo "--- $(RUN_OUT)/report.json"
+	@cat $(RUN_OUT)/report.json
+
+test: test-unit test-asan test-python
+
+test-unit: build
+	ctest --test-dir $(BUILD) -j2 --output-on-failure
+
+test-asan: build-asan
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(ASAN) -j2 --output-on-failure -LE slow
+
+test-python: build
+	INRARCH_BIN=$(CURDIR)/$(BUILD)/inrarch $(PY) -m unittest discover -s python/tests -t python -v
+
+bench: build
+	@for b in $(BUILD)/bench_*; do echo "=== $$b"; $$b || exit 1; done
+
+clean:
+	rm -rf $(BUILD) $(ASAN) out

@@ -1,0 +1,36 @@
+// The whole compile flow behind `inrarch compile`: front end → passes → dataflow →
+// backends → verification, writing an output folder with report.json. Stages append their
+// sections to the report (documented in docs/report.md).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "autodiff/models.h"
+
+namespace inrarch::driver {
+
+struct CompileOptions {
+  // Exactly one source: a bundle folder or a built-in model.
+  std::filesystem::path bundle_dir;
+  std::optional<autodiff::SirenSpec> builtin_insp;
+  int builtin_order = 1;
+
+  std::filesystem::path out_dir;
+  bool optimize = true;            // run the default pass pipeline
+  int64_t block = 1;               // elements per stream beat
+  int64_t mm_par = 1;              // parallel MACs per mm
+  std::string fifo_method = "min";  // none | paper | min
+  double alpha = 0.01;
+  bool emit_mlir = true;
+  bool verbose = true;  // progress lines on stderr
+};
+
+// Runs the flow and writes `out_dir` atomically (staged in a sibling folder, renamed at the
+// end): on error nothing is left that looks like a finished output. Returns the report.
+nlohmann::json compile(const CompileOptions& opts);
+
+}  // namespace inrarch::driver

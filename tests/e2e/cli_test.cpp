@@ -1,0 +1,110 @@
+// End-to-end tests of the `inrarch` binary: exit codes, messages, output folders.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int code;
+  std::string output;  // stdout + stderr
+};
+
+RunResult run(const std::string& args) {
+  std::string cmd = std::string(INRARCH_BINARY) + " " + args + " 2>&1";
+  RunResult r{-1, {}};
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("inrarch_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+TEST_F(CliTest, HelpListsSubcommands) {
+  RunResult r = run("--help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* sub : {"model", "eval", "opt", "compile"})
+    EXPECT_NE(r.output.find(sub), std::string::npos) << sub;
+}
+
+TEST_F(CliTest, ModelThenEvalCheckPasses) {
+  RunResult m = run("model insp --order 1 --batch 4 --width 16 -o " + path("b"));
+  ASSERT_EQ(m.code, 0) << m.output;
+  for (const char* f : {"graph.json", "inputs/x.npy", "params/l0.weight.npy", "reference/out8.npy"})
+    EXPECT_TRUE(fs::exists(dir_ / "b" / f)) << f;
+  RunResult e = run("eval " + path("b") + " --check --quiet");
+  EXPECT_EQ(e.code, 0) << e.output;
+  EXPECT_NE(e.output.find("PASS"), std::string::npos) << e.output;
+}
+
+TEST_F(CliTest, EvalCheckFailsOnWrongReference) {
+  ASSERT_EQ(run("model insp --order 1 --batch 4 --width 16 -o " + path("b")).code, 0);
+  // Swap two reference files: the check must notice.
+  fs::path ref = dir_ / "b" / "reference";
+  fs::rename(ref / "out0.npy", ref / "tmp.npy");
+  fs::rename(ref / "out1.npy", ref / "out0.npy");
+  fs::rename(ref / "tmp.npy", ref / "out1.npy");
+  RunResult e = run("eval " + path("b") + " --check --quiet");
+  EXPECT_EQ(e.code, 1) << e.output;
+  EXPECT_NE(e.output.find("FAIL"), std::string::npos) << e.output;
+}
+
+TEST_F(CliTest, CompileBuiltinWritesReport) {
+  RunResult c = run("compile --builtin insp --order 1 --batch 4 --width 16 -q -o " + path("out"));
+  ASSERT_EQ(c.code, 0) << c.output;
+  std::ifstream f(dir_ / "out" / "report.json");
+  ASSERT_TRUE(f.good());
+  nlohmann::json j = nlohmann::json::parse(f);
+  EXPECT_EQ(j["graph"]["outputs"], 9);
+  EXPECT_GT(j["graph"]["op_nodes_imported"].get<int>(), 20);
+}
+
+TEST_F(CliTest, MissingBundleIsOneClearError) {
+  RunResult r = run("eval " + path("nope"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.output.find("error"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("nope"), std::string::npos) << r.output;
+}
+
+TEST_F(CliTest, FailedCompileLeavesNoOutputFolder) {
+  fs::create_directories(dir_ / "bad");
+  std::ofstream(dir_ / "bad" / "graph.json") << "{ \"nodes\": [ {\"id\": 0, \"op\": \"frobnicate\"} ] }";
+  RunResult r = run("compile " + path("bad") + " -q -o " + path("out"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("frobnicate"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(".out.partial"), std::string::npos) << e.path();
+}
+
+TEST_F(CliTest, BadArgumentsExitNonZero) {
+  EXPECT_NE(run("model insp --order 99 -o " + path("x")).code, 0);
+  EXPECT_NE(run("model insp --batch 0 -o " + path("x")).code, 0);
+  EXPECT_NE(run("frobnicate").code, 0);
+  EXPECT_FALSE(fs::exists(dir_ / "x"));
+}
+
+}  // namespace

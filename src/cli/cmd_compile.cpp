@@ -19,6 +19,8 @@ struct CompileArgs {
   uint64_t seed = 0;
   bool no_opt = false;
   bool no_mlir = false;
+  bool no_hls = false;
+  bool no_csim = false;
   driver::CompileOptions flow;
   bool quiet = false;
 };
@@ -37,6 +39,17 @@ void print_summary(const std::string& out, const nlohmann::json& r) {
              f["method"].get<std::string>(), f["latency_cycles"].dump(),
              f["peak_latency_cycles"].dump(), f["total_depth"].dump(), f["total_bits"].dump(),
              f["bram18k"].dump());
+  if (!r.contains("verification")) return;
+  const auto& v = r["verification"];
+  auto verdict = [&](const char* mode) -> std::string {
+    return v.contains(mode) ? (v[mode].value("pass", false) ? "PASS" : "FAIL") : "not run";
+  };
+  std::string err = v.contains("csim") ? fmt::format(" (max abs error {}, max rel error {})",
+                                                     v["csim"]["max_abs_error"].dump(),
+                                                     v["csim"]["max_rel_error"].dump())
+                                       : "";
+  fmt::print("verification ({}): csim {}{}, threaded {}, trace {}\n", r["hls"]["type"].get<std::string>(),
+             verdict("csim"), err, verdict("threaded"), verdict("trace"));
 }
 
 int run_compile(CompileArgs& a) {
@@ -53,8 +66,15 @@ int run_compile(CompileArgs& a) {
   o.bundle_dir = a.bundle;
   o.optimize = !a.no_opt;
   o.emit_mlir = !a.no_mlir;
+  o.emit_hls = !a.no_hls;
+  o.csim = !a.no_csim;
   o.verbose = !a.quiet;
-  print_summary(o.out_dir.string(), driver::compile(o));
+  nlohmann::json report = driver::compile(o);
+  print_summary(o.out_dir.string(), report);
+  // A design that fails its own verification is a failed compile for scripts and CI.
+  if (report.contains("verification"))
+    for (const auto& [mode, v] : report["verification"].items())
+      if (!v.value("pass", false)) return 2;
   return 0;
 }
 
@@ -82,6 +102,10 @@ void register_compile(CLI::App& app) {
   cmd->add_option("--alpha", f.alpha, "Latency slack of FIFO sizing: bound = (1+alpha)*peak")
       ->capture_default_str();
   cmd->add_flag("--no-mlir", args->no_mlir, "Do not write design.mlir");
+  cmd->add_flag("--no-hls", args->no_hls, "Do not write the HLS project (OUT/hls)");
+  cmd->add_option("--type", f.number_type, "HLS number type: float | double | fixed<W,I>")
+      ->capture_default_str();
+  cmd->add_flag("--no-csim", args->no_csim, "Emit HLS code but do not run its C simulations");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
   cmd->callback([args] { run_guarded("compile", [args] { return run_compile(*args); }); });
 }

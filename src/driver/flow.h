@@ -26,6 +26,9 @@ struct CompileOptions {
   std::string fifo_method = "min";  // none | paper | min
   double alpha = 0.01;
   bool emit_mlir = true;
+  bool emit_hls = true;
+  std::string number_type = "fixed<32,10>";  // float | double | fixed<W,I>
+  bool csim = true;                          // run the three C simulations of the HLS code
   bool verbose = true;  // progress lines on stderr
 };
 

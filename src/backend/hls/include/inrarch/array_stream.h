@@ -10,6 +10,9 @@
 
 #include "../inrarch_hls_types.h"
 
+// The HLS pragmas are for Vitis; g++ builds for C simulation pass -Wno-unknown-pragmas
+// (GCC's "#pragma GCC diagnostic" cannot silence that warning from inside a header).
+
 // INRARCH_STEP() marks the start of one schedule step (one pipelined loop iteration) in a
 // kernel. It compiles to nothing for synthesis and the plain testbench; the simulation
 // driver (-DINRARCH_SIM) installs a hook so the trace check can compare the FIFO-op

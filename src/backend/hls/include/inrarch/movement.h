@@ -68,18 +68,21 @@ void rom_source(const T* rom, array_stream<T, S, B>& out) {
 
 // ---- gather maps: need(o, slot, elem) and value(o, buf, off) -----------------------------
 // Input k's elements live in buf[off[k] ...] once read.
+template <class Self>
 struct gather_copy {  // value = the needed element (every op but sum)
   template <class T>
-  static T value_of(int slot, int elem, const T* buf, const int* off) {
+  static T value(int o, const T* buf, const int* off) {
+    int slot = 0, elem = 0;
+    Self::need(o, slot, elem);
     return buf[off[slot] + elem];
   }
 };
 template <class SI, class SO>
-struct map_identity : gather_copy {  // reshape, unsqueeze, squeeze
+struct map_identity : gather_copy<map_identity<SI, SO> > {  // reshape, unsqueeze, squeeze
   static void need(int o, int& slot, int& elem) { slot = 0, elem = o; }
 };
 template <class SI, class SO>
-struct map_expand : gather_copy {
+struct map_expand : gather_copy<map_expand<SI, SO> > {
   static void need(int o, int& slot, int& elem) {
     int oi[kMaxRank], ii[kMaxRank];
     SO::unravel(o, oi);
@@ -89,7 +92,7 @@ struct map_expand : gather_copy {
   }
 };
 template <class SI, class SO, int DIM, int INDEX>
-struct map_select : gather_copy {
+struct map_select : gather_copy<map_select<SI, SO, DIM, INDEX> > {
   static void need(int o, int& slot, int& elem) {
     int oi[kMaxRank], ii[kMaxRank];
     SO::unravel(o, oi);
@@ -98,7 +101,7 @@ struct map_select : gather_copy {
   }
 };
 template <class SI, class SO, int DIM, int START, int STEP>
-struct map_slice : gather_copy {
+struct map_slice : gather_copy<map_slice<SI, SO, DIM, START, STEP> > {
   static void need(int o, int& slot, int& elem) {
     int idx[kMaxRank];
     SO::unravel(o, idx);
@@ -108,26 +111,14 @@ struct map_slice : gather_copy {
 };
 // SK...: the shapes of the inputs; cat along DIM.
 template <class SO, int DIM, class... SK>
-struct map_cat : gather_copy {
+struct map_cat : gather_copy<map_cat<SO, DIM, SK...> > {
   static void need(int o, int& slot, int& elem) {
     int idx[kMaxRank];
     SO::unravel(o, idx);
     const int sizes[] = {SK::dim(DIM)...};
-    const int n[] = {SK::numel()...};
-    (void)n;
     slot = 0;
     while (idx[DIM] >= sizes[slot]) idx[DIM] -= sizes[slot++];
-    elem = SO::ravel(idx);  // same row-major order in the input: recompute with its dims
-    int e = 0;
-    const int dims_of_slot = slot;
-    int k = 0;
-    const int ranks[] = {SK::rank...};
-    (void)ranks;
-    int di[] = {SK::dim(0)...};
-    (void)di;
-    (void)k;
-    (void)dims_of_slot;
-    // ravel in input `slot`'s shape: like SO but with sizes[slot] along DIM
+    int e = 0;  // row-major in input `slot`: SO's dims with sizes[slot] along DIM
     for (int d = 0; d < SO::rank; ++d) e = e * (d == DIM ? sizes[slot] : SO::dim(d)) + idx[d];
     elem = e;
   }
@@ -174,6 +165,69 @@ struct map_sum {
     return T(acc);
   }
 };
+
+// ---- the gather kernel --------------------------------------------------------------------
+// Input k: its beats read so far (got[k]), needed so far (need[k]), and where they are kept.
+template <class S>
+bool gather_read_one(S& in, int k, int* got, const int* need, typename S::elem_type* buf,
+                     const int* off) {
+  if (got[k] >= need[k]) return true;
+  typename S::beat_type x = in.read();
+  for (int e = 0; e < S::block; ++e) buf[off[k] + got[k] * S::block + e] = x.v[e];
+  ++got[k];
+  return got[k] >= need[k];
+}
+
+template <class... S>
+constexpr int sum_numel() {
+  const int n[] = {S::numel..., 0};
+  int t = 0;
+  for (int i = 0; i < int(sizeof...(S)); ++i) t += n[i];
+  return t;
+}
+
+// out is first because the inputs are a pack (cat has any number).
+template <class Map, class T, class SO, int BO, class... Ins>
+void gather(array_stream<T, SO, BO>& out, Ins&... ins) {
+  enum { K = sizeof...(Ins), TOTAL = sum_numel<Ins...>() };
+  const int numel[] = {Ins::numel...}, block[] = {Ins::block...};
+  int off[K], need[K], got[K], total[K];
+  for (int k = 0, o = 0; k < K; o += numel[k], ++k)
+    off[k] = o, need[k] = 0, got[k] = 0, total[k] = numel[k] / block[k];
+  // Whole inputs are buffered in C simulation (simplest correct form); the schedule's
+  // buffer model counts only the replay span (expand) and open sums.
+  T buf[TOTAL];
+  for (int ob = 0; ob < SO::numel() / BO; ++ob) {
+    for (int e = 0; e < BO; ++e) {
+      int slot = 0, elem = 0;
+      Map::need(ob * BO + e, slot, elem);
+      if (elem / block[slot] + 1 > need[slot]) need[slot] = elem / block[slot] + 1;
+    }
+    for (bool done = false; !done;) {
+#pragma HLS pipeline II = 1
+      INRARCH_STEP();
+      int k = 0;
+      bool all[] = {gather_read_one(ins, k++, got, need, buf, off)...};
+      done = true;
+      for (int j = 0; j < K; ++j) done = done && all[j];
+      if (done) {
+        beat<T, BO> y;
+        for (int e = 0; e < BO; ++e) y.v[e] = Map::template value<T>(ob * BO + e, buf, off);
+        out.write(y);
+      }
+    }
+  }
+  for (int k = 0; k < K; ++k) need[k] = total[k];
+  for (;;) {  // drain the beats no output needed
+    bool any = false;
+    for (int k = 0; k < K; ++k) any = any || got[k] < total[k];
+    if (!any) break;
+    INRARCH_STEP();
+    int k = 0;
+    bool all[] = {gather_read_one(ins, k++, got, need, buf, off)...};
+    (void)all;
+  }
+}
 
 }  // namespace inrarch_hls
 

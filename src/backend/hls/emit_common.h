@@ -1,0 +1,47 @@
+// Internals of the HLS emitter shared by its files (not part of the backend's API).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backend/hls/hls.h"
+
+namespace inrarch::hls::detail {
+
+// What the emitter needs about a design, computed once.
+struct Ctx {
+  const dataflow::Design& d;
+  const ir::Bundle& b;
+  const HlsOptions& opt;
+  std::vector<std::string> var;  // per stream: its variable (a top port for sources/sinks)
+  std::vector<bool> port;        // per stream: a top-level port
+};
+Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt);
+
+// "inrarch_hls::array_stream<data_t, inrarch_hls::shape<8,16>, 1>"
+std::string stream_type(const dataflow::Stream& s);
+// "inrarch_hls::shape<8,16>"
+std::string shape_type(const ir::Shape& s);
+// The ROM variable of a constant (non-splat) operand: "rom_<process>_<slot>".
+std::string rom_name(const dataflow::Process& p, size_t slot);
+// A double as a C++ literal that round-trips.
+std::string literal(double v);
+
+// The kernel call of a process inside the top ("" for sources of inputs and sinks: those
+// are ports fed/drained by the testbench). Throws inrarch::Error for what cannot be emitted.
+std::string kernel_call(const Ctx& c, dataflow::ProcessId p);
+
+// The top's parameter list: input ports in design order, then output ports;
+// with_types: "in_x_t& in_x, ...", else "in_x, ...".
+std::string top_params(const Ctx& c, bool with_types);
+
+// File bodies.
+std::string model_h(const Ctx& c);
+std::string model_cpp(const Ctx& c);
+std::string weights_h(const Ctx& c);
+std::string testbench_cpp(const Ctx& c);
+std::string sim_main_cpp(const Ctx& c);
+std::string run_hls_tcl(const Ctx& c);
+std::string makefile(const Ctx& c);
+
+}  // namespace inrarch::hls::detail

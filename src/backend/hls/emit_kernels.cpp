@@ -1,0 +1,142 @@
+// The kernel call of each dataflow process: which library template (inrarch/*.h) models
+// its Kind, with streams in the design's operand order and constant operands as splat
+// scalars or ROM arrays. The call's FIFO-op order is the process's schedule (trace check).
+#include <fmt/format.h>
+
+#include "backend/hls/emit_common.h"
+#include "ir/error.h"
+
+namespace inrarch::hls::detail {
+
+using dataflow::Kind;
+using dataflow::Process;
+
+namespace {
+
+std::string functor(ir::Op op) {
+  switch (op) {
+    case ir::Op::Neg: case ir::Op::Sin: case ir::Op::Cos: case ir::Op::Exp:
+    case ir::Op::Tanh: case ir::Op::Relu: case ir::Op::Step: case ir::Op::Log:
+    case ir::Op::Add: case ir::Op::Sub: case ir::Op::Mul: case ir::Op::Div:
+      return "inrarch_hls::op_" + std::string(ir::op_name(op));
+    default: break;
+  }
+  throw Error("hls: no elementwise operator for " + std::string(ir::op_name(op)));
+}
+
+// An elementwise operand: streamed(s), splat(v) or rom<B>(array).
+std::string ew_operand(const Ctx& c, const Process& p, size_t slot, int64_t block) {
+  const auto& od = p.operands.at(slot);
+  if (od.stream >= 0) return "inrarch_hls::streamed(" + c.var[od.stream] + ")";
+  if (od.splat) return "inrarch_hls::splat(data_t(" + literal(*od.splat) + "))";
+  return fmt::format("inrarch_hls::rom<{}>({})", block, rom_name(p, slot));
+}
+
+std::string elementwise(const Ctx& c, const Process& p) {
+  const std::string& out = c.var[p.outputs.at(0)];
+  int64_t block = c.d.streams[p.outputs[0]].block;
+  if (p.operands.size() == 1)
+    return fmt::format("inrarch_hls::unary<{}>({}, {});", functor(p.op), c.var[p.inputs.at(0)], out);
+  return fmt::format("inrarch_hls::binary<{}>({}, {}, {});", functor(p.op),
+                     ew_operand(c, p, 0, block), ew_operand(c, p, 1, block), out);
+}
+
+std::string mm(const Ctx& c, const Process& p) {
+  const auto& a = p.operands.at(0);
+  const auto& b = p.operands.at(1);
+  const std::string& out = c.var[p.outputs.at(0)];
+  if (a.stream >= 0 && b.stream >= 0)
+    return fmt::format("inrarch_hls::mm<{}>({}, {}, {});", p.mm_par, c.var[a.stream],
+                       c.var[b.stream], out);
+  if (a.stream >= 0)
+    return fmt::format("inrarch_hls::mm_rom_b<{}>({}, {}, {});", p.mm_par, c.var[a.stream],
+                       rom_name(p, 1), out);
+  return fmt::format("inrarch_hls::mm_rom_a<{}>({}, {}, {});", p.mm_par, rom_name(p, 0),
+                     c.var[b.stream], out);
+}
+
+std::string join_ints(const std::vector<int64_t>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s;
+}
+
+// The gather map type of a data-movement op (movement.h), dims normalized.
+std::string gather_map(const Process& p, const ir::Shape& out) {
+  const ir::Shape& in = p.operands.at(0).shape;
+  std::string si = shape_type(in), so = shape_type(out);
+  auto rank = static_cast<int64_t>(in.size());
+  switch (p.op) {
+    case ir::Op::Reshape: case ir::Op::Unsqueeze: case ir::Op::Squeeze:
+      return fmt::format("inrarch_hls::map_identity<{}, {}>", si, so);
+    case ir::Op::Expand: return fmt::format("inrarch_hls::map_expand<{}, {}>", si, so);
+    case ir::Op::Select: {
+      int64_t dim = ir::normalize_dim(p.attrs.dim, rank, "select");
+      int64_t index = p.attrs.index < 0 ? p.attrs.index + in[dim] : p.attrs.index;
+      return fmt::format("inrarch_hls::map_select<{}, {}, {}, {}>", si, so, dim, index);
+    }
+    case ir::Op::Slice: {
+      int64_t dim = ir::normalize_dim(p.attrs.dim, rank, "slice");
+      int64_t start = p.attrs.start < 0 ? p.attrs.start + in[dim] : p.attrs.start;
+      return fmt::format("inrarch_hls::map_slice<{}, {}, {}, {}, {}>", si, so, dim, start,
+                         p.attrs.step);
+    }
+    case ir::Op::Cat: {
+      int64_t dim = ir::normalize_dim(p.attrs.dim, static_cast<int64_t>(out.size()), "cat");
+      std::string shapes;
+      for (const auto& od : p.operands) shapes += ", " + shape_type(od.shape);
+      return fmt::format("inrarch_hls::map_cat<{}, {}{}>", so, dim, shapes);
+    }
+    case ir::Op::Sum: {
+      int64_t mask = 0;
+      for (int64_t d = 0; d < rank; ++d) mask |= p.attrs.dims.empty() ? (1 << d) : 0;
+      for (int64_t d : p.attrs.dims) mask |= int64_t(1) << ir::normalize_dim(d, rank, "sum");
+      return fmt::format("inrarch_hls::map_sum<{}, {}, {}, {}>", si, so, mask,
+                         p.attrs.keepdim ? 1 : 0);
+    }
+    default: break;
+  }
+  throw Error("hls: no gather kernel for " + std::string(ir::op_name(p.op)) + " (" + p.name + ")");
+}
+
+std::string gather(const Ctx& c, const Process& p) {
+  std::string ins;
+  for (const auto& od : p.operands) {
+    if (od.stream < 0)
+      throw Error("hls: " + p.name + ": a constant operand of a data-movement kernel is not "
+                  "supported (fold it first)");
+    ins += ", " + c.var[od.stream];
+  }
+  const auto& os = c.d.streams[p.outputs.at(0)];
+  return fmt::format("inrarch_hls::gather<{} >({}{});", gather_map(p, os.shape), c.var[p.outputs[0]], ins);
+}
+
+}  // namespace
+
+std::string kernel_call(const Ctx& c, dataflow::ProcessId pid) {
+  const Process& p = c.d.processes.at(pid);
+  switch (p.kind) {
+    case Kind::Source:
+      if (p.op == ir::Op::Input) return "";
+      return fmt::format("inrarch_hls::rom_source({}, {});", rom_name(p, 0), c.var[p.outputs.at(0)]);
+    case Kind::Sink: return "";
+    case Kind::Copy: {
+      std::string outs;
+      for (auto s : p.outputs) outs += ", " + c.var[s];
+      return fmt::format("inrarch_hls::copy_stream({}{});", c.var[p.inputs.at(0)], outs);
+    }
+    case Kind::Unary: case Kind::Binary: return elementwise(c, p);
+    case Kind::Mm: return mm(c, p);
+    case Kind::Transpose:
+      return fmt::format("inrarch_hls::permute<1, 0>({}, {});", c.var[p.inputs.at(0)],
+                         c.var[p.outputs.at(0)]);
+    case Kind::Permute:
+      return fmt::format("inrarch_hls::permute<{}>({}, {});", join_ints(p.attrs.perm),
+                         c.var[p.inputs.at(0)], c.var[p.outputs.at(0)]);
+    case Kind::Gather: return gather(c, p);
+    case Kind::Custom: break;
+  }
+  throw Error("hls: process " + p.name + " is a custom (hand-made) process: no kernel to emit");
+}
+
+}  // namespace inrarch::hls::detail

@@ -1,0 +1,100 @@
+// The HLS C++ backend (DESIGN.md §7, docs/hls.md): emits a Vitis-HLS project for a dataflow
+// design and verifies it by C simulation with g++ (no Vitis needed).
+//
+//   emit_hls         writes OUT/hls/: model.h/.cpp (top, #pragma HLS dataflow), weights.h
+//                    (constant operands as ROM arrays), testbench.cpp, sim_main.cpp (the
+//                    simulation driver), run_hls.tcl, Makefile, data/*.bin, include/ (the
+//                    kernel library and compat headers, so the folder stands alone).
+//   run_simulations  compiles sim_main.cpp with g++ and runs the three modes: sequential
+//                    csim, threaded bounded csim with a deadlock watchdog, trace check
+//                    against dataflow::schedule. Returns report.json's `verification`.
+//   parse_csynth_report  reads Vitis's csynth.xml.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dataflow/design.h"
+#include "ir/bundle.h"
+
+namespace inrarch::hls {
+
+struct NumberType {
+  enum Kind { Float, Double, Fixed } kind = Fixed;
+  int width = 32, int_bits = 10;  // Fixed only
+  std::string cpp() const;        // "ap_fixed<32,10>", "float", "double"
+  std::string name() const;       // "fixed<32,10>", "float", "double"
+};
+// "float" | "double" | "fixed<W,I>" (also "ap_fixed<W,I>"); throws inrarch::Error.
+NumberType parse_number_type(const std::string& s);
+
+struct HlsOptions {
+  NumberType type;                       // default fixed<32,10>, the paper's
+  std::string top = "model_top";
+  std::string part = "xcu50-fsvh2104-2-e";
+  double clock_ns = 3.33;
+  double abs_tol = 1e-3;                 // PASS bound for fixed types (max abs error)
+  double rel_tol = 1e-4;                 // PASS bound for float/double (max rel error)
+  std::filesystem::path include_dir;     // kernel library; empty: this source tree's
+};
+
+// Writes the project into out_hls_dir (created; existing files overwritten). Inputs,
+// params and golden outputs come from the bundle (golden: the reference interpreter).
+// Throws inrarch::Error for a design it cannot emit (custom processes, a constant operand
+// of a data-movement kernel).
+void emit_hls(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt,
+              const std::filesystem::path& out_hls_dir);
+
+struct SimOptions {
+  bool sequential = true, threaded = true, trace = true;
+  double watchdog_s = 1.0;     // no FIFO progress for this long with every thread blocked
+  int timeout_s = 600;         // per mode, a hard stop
+  std::string cxx = "g++";
+  std::string cxxflags = "-O1";
+};
+
+// Compiles and runs the emitted driver in out_hls_dir (emit_hls first). Returns
+// {"csim": {pass, max_abs_error, max_rel_error, type}, "threaded": {pass, deadlock,
+// waits?}, "trace": {pass, processes_checked, mismatch?}}; modes not run are absent.
+// Logs go to out_hls_dir/sim/*.log. Throws inrarch::Error when the code does not compile.
+nlohmann::json run_simulations(const dataflow::Design& d, const std::filesystem::path& out_hls_dir,
+                               const HlsOptions& opt, const SimOptions& sim = {});
+
+// Compares a recorded trace (sim_main's format, see sim.cpp) with the schedule of every
+// process. Returns {"pass", "processes_checked", "mismatch"?}.
+nlohmann::json check_trace(const dataflow::Design& d, const std::filesystem::path& trace_file);
+
+// ---- precision sweep -------------------------------------------------------------------
+struct SweepRow {
+  NumberType type;
+  double max_abs_error = 0, max_rel_error = 0;
+  bool completed = false;
+};
+// Emits the design once per type into work_dir/<type> and runs the sequential csim of each;
+// the error is against the reference interpreter (double). Used by `inrarch precision-sweep`.
+std::vector<SweepRow> precision_sweep(const dataflow::Design& d, const ir::Bundle& b,
+                                      const std::vector<NumberType>& types,
+                                      const std::filesystem::path& work_dir);
+std::string sweep_csv(const std::vector<SweepRow>& rows);
+
+// ---- Vitis csynth report ---------------------------------------------------------------
+struct CsynthModule {
+  std::string name;
+  int64_t latency_best = -1, latency_worst = -1, interval = -1;  // cycles
+  int64_t bram18k = 0, dsp = 0, ff = 0, lut = 0, uram = 0;
+};
+struct CsynthReport {
+  std::string top, part, version;
+  double target_clock_ns = 0, estimated_clock_ns = 0;
+  CsynthModule total;                  // the top
+  std::vector<CsynthModule> modules;   // sub-modules, as listed
+  int64_t avail_bram18k = 0, avail_dsp = 0, avail_ff = 0, avail_lut = 0;
+};
+CsynthReport parse_csynth_report(const std::filesystem::path& xml);  // throws inrarch::Error
+std::string format_csynth_report(const CsynthReport& r);             // a text table
+nlohmann::json csynth_json(const CsynthReport& r);
+
+}  // namespace inrarch::hls

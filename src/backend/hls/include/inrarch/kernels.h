@@ -1,0 +1,10 @@
+// INR-Arch HLS kernel library: everything a generated model.cpp includes.
+#ifndef INRARCH_HLS_KERNELS_H
+#define INRARCH_HLS_KERNELS_H
+
+#include "array_stream.h"
+#include "elementwise.h"
+#include "mm.h"
+#include "movement.h"
+
+#endif  // INRARCH_HLS_KERNELS_H

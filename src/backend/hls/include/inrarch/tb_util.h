@@ -1,0 +1,75 @@
+// INR-Arch HLS testbench helpers (not synthesised): raw little-endian double files written
+// by the emitter (data/*.bin), feeding/draining array streams, and the error check.
+#ifndef INRARCH_HLS_TB_UTIL_H
+#define INRARCH_HLS_TB_UTIL_H
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "array_stream.h"
+
+namespace inrarch_hls {
+namespace tb {
+
+inline std::vector<double> load_bin(const std::string& file, std::size_t n) {
+  std::vector<double> v(n);
+  std::FILE* f = std::fopen(file.c_str(), "rb");
+  if (!f || std::fread(v.data(), sizeof(double), n, f) != n) {
+    std::fprintf(stderr, "testbench: cannot read %zu values from %s\n", n, file.c_str());
+    if (f) std::fclose(f);
+    throw std::runtime_error("missing data file " + file);
+  }
+  std::fclose(f);
+  return v;
+}
+
+// Writes the array (row-major) into the stream, one beat a step.
+template <class S>
+void feed(S& s, const std::vector<double>& v) {
+  typedef typename S::elem_type T;
+  for (int i = 0; i < S::beats; ++i) {
+    INRARCH_STEP();
+    typename S::beat_type b;
+    for (int e = 0; e < S::block; ++e) b.v[e] = T(v[i * S::block + e]);
+    s.write(b);
+  }
+}
+
+template <class S>
+std::vector<double> drain(S& s) {
+  std::vector<double> v(S::numel);
+  for (int i = 0; i < S::beats; ++i) {
+    INRARCH_STEP();
+    typename S::beat_type b = s.read();
+    for (int e = 0; e < S::block; ++e) v[i * S::block + e] = to_double(b.v[e]);
+  }
+  return v;
+}
+
+// Max abs error over all outputs, and the worst normwise relative error
+// max|got - want| / max|want| per output (robust near zeros; as driver/compare.h).
+struct errors {
+  double max_abs = 0, max_rel = 0;
+  void add(const std::vector<double>& got, const std::vector<double>& want) {
+    double abs = 0, scale = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      double e = std::fabs(got[i] - want[i]);
+      abs = (e > abs || e != e) ? e : abs;
+      scale = std::fabs(want[i]) > scale ? std::fabs(want[i]) : scale;
+    }
+    double rel = scale > 0 ? abs / scale : abs;
+    max_abs = (abs > max_abs || abs != abs) ? abs : max_abs;
+    max_rel = (rel > max_rel || rel != rel) ? rel : max_rel;
+  }
+  // Fixed point is judged by the absolute error, floating point by the relative one.
+  bool pass(bool fixed, double abs_tol, double rel_tol) const {
+    return fixed ? max_abs <= abs_tol : max_rel <= rel_tol;
+  }
+};
+
+}  // namespace tb
+}  // namespace inrarch_hls
+
+#endif  // INRARCH_HLS_TB_UTIL_H

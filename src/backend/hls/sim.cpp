@@ -1,0 +1,177 @@
+// run_simulations: builds the emitted driver (sim_main.cpp) with g++ and runs it in its
+// modes, turning the driver's one-line JSON results into report.json's verification:
+//   csim      the sequential run's errors against the reference interpreter, judged by
+//             the type (fixed: max abs error <= abs_tol; float/double: rel <= rel_tol);
+//   threaded  one thread per process at the sized depths; deadlock = the watchdog fired;
+//   trace     the sequential run's recorded FIFO ops per process against
+//             dataflow::schedule, step by step (check_trace).
+// The trace file holds runs of equal consecutive steps ("<count> r3 w7"); the schedule is
+// compared in the same form, its delays dropped (C simulation has no cycles).
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "backend/hls/hls.h"
+#include "dataflow/schedule.h"
+#include "ir/error.h"
+
+namespace inrarch::hls {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using Ops = std::vector<std::string>;
+using Runs = std::vector<std::pair<int64_t, Ops>>;
+
+int run_cmd(const std::string& cmd) {
+  int rc = std::system(cmd.c_str());
+  if (rc == -1) return -1;
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+}
+
+std::string read_all(const fs::path& f) {
+  std::ifstream in(f);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The driver's result: the last line of its stdout that parses as JSON.
+nlohmann::json driver_result(const fs::path& out_file) {
+  std::istringstream in(read_all(out_file));
+  nlohmann::json last;
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded()) last = j;
+  }
+  return last;
+}
+
+Runs schedule_runs(const dataflow::Design& d, dataflow::ProcessId p) {
+  dataflow::Program prog = dataflow::schedule(d, p);
+  Runs runs;
+  for (const auto& r : prog.runs) {
+    Ops ops;
+    for (uint32_t i = 0; i < r.op_count; ++i) {
+      const auto& op = prog.ops[r.op_begin + i];
+      ops.push_back((op.write ? "w" : "r") + std::to_string(op.stream));
+    }
+    if (!runs.empty() && runs.back().second == ops) runs.back().first += r.count;
+    else runs.push_back({r.count, std::move(ops)});
+  }
+  return runs;
+}
+
+std::string ops_str(const Ops& ops) {
+  std::string s;
+  for (const auto& o : ops) s += (s.empty() ? "" : " ") + o;
+  return "{" + s + "}";
+}
+
+// "" when equal, else where they first differ (step index, expected vs recorded).
+std::string compare_runs(const Runs& want, const Runs& got) {
+  size_t i = 0, j = 0;
+  int64_t ui = 0, uj = 0, step = 0;  // steps used of want[i] / got[j]
+  while (i < want.size() && j < got.size()) {
+    if (want[i].second != got[j].second)
+      return fmt::format("step {}: schedule {} but kernel {}", step, ops_str(want[i].second),
+                         ops_str(got[j].second));
+    int64_t n = std::min(want[i].first - ui, got[j].first - uj);
+    step += n, ui += n, uj += n;
+    if (ui == want[i].first) ++i, ui = 0;
+    if (uj == got[j].first) ++j, uj = 0;
+  }
+  if (i < want.size()) return fmt::format("step {}: kernel ended, schedule has {}", step, ops_str(want[i].second));
+  if (j < got.size()) return fmt::format("step {}: schedule ended, kernel did {}", step, ops_str(got[j].second));
+  return "";
+}
+
+std::vector<Runs> read_trace(const fs::path& file, size_t processes) {
+  std::ifstream in(file);
+  if (!in) throw Error("trace check: no trace file " + file.string());
+  std::vector<Runs> out(processes);
+  std::string line, tag;
+  size_t p = 0, n = 0;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    if (line.rfind("P ", 0) == 0) {
+      ls >> tag >> p >> n;
+      if (p >= processes) throw Error("trace check: process " + std::to_string(p) + " unknown");
+      continue;
+    }
+    int64_t count = 0;
+    ls >> count;
+    Ops ops;
+    for (std::string op; ls >> op;) ops.push_back(op);
+    out.at(p).push_back({count, std::move(ops)});
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json check_trace(const dataflow::Design& d, const fs::path& trace_file) {
+  std::vector<Runs> got = read_trace(trace_file, d.processes.size());
+  nlohmann::json r = {{"pass", true}, {"processes_checked", 0}};
+  int checked = 0;
+  for (size_t p = 0; p < d.processes.size(); ++p) {
+    std::string diff = compare_runs(schedule_runs(d, static_cast<dataflow::ProcessId>(p)), got[p]);
+    ++checked;
+    if (!diff.empty() && r["pass"]) {
+      r["pass"] = false;
+      r["mismatch"] = {{"process", d.processes[p].name}, {"detail", diff}};
+    }
+  }
+  r["processes_checked"] = checked;
+  return r;
+}
+
+nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
+                               const HlsOptions& opt, const SimOptions& sim) {
+  fs::create_directories(dir / "sim");
+  std::string cd = "cd '" + dir.string() + "' && ";
+  std::string build = fmt::format(
+      "{}{} {} -std=c++17 -Wall -Wextra -Wno-unknown-pragmas -DINRARCH_SIM -DINRARCH_FORCE_COMPAT "
+      "-Iinclude sim_main.cpp -o sim/sim -pthread > sim/build.log 2>&1",
+      cd, sim.cxx, sim.cxxflags);
+  if (run_cmd(build) != 0)
+    throw Error("hls: the generated simulation driver does not compile; see " +
+                (dir / "sim" / "build.log").string() + ":\n" + read_all(dir / "sim" / "build.log").substr(0, 2000));
+  nlohmann::json v;
+  const bool fixed = opt.type.kind == NumberType::Fixed;
+  auto judge = [&](const nlohmann::json& res) {
+    double a = res.value("max_abs_error", 1e300), rr = res.value("max_rel_error", 1e300);
+    return fixed ? a <= opt.abs_tol : rr <= opt.rel_tol;
+  };
+  if (sim.sequential || sim.trace) {
+    std::string trace = sim.trace ? " --trace sim/trace.txt" : "";
+    run_cmd(fmt::format("{}timeout {} sim/sim seq{} > sim/seq.json 2> sim/seq.log", cd,
+                        sim.timeout_s, trace));
+    nlohmann::json res = driver_result(dir / "sim" / "seq.json");
+    bool done = res.value("completed", false);
+    v["csim"] = {{"pass", done && judge(res)}, {"type", opt.type.name()},
+                 {"max_abs_error", res.value("max_abs_error", -1.0)},
+                 {"max_rel_error", res.value("max_rel_error", -1.0)}};
+    if (!done) v["csim"]["error"] = res.is_null() ? "no result (crash or timeout)" : res.dump();
+    if (sim.trace) {
+      v["trace"] = done ? check_trace(d, dir / "sim" / "trace.txt")
+                        : nlohmann::json{{"pass", false}, {"processes_checked", 0}};
+    }
+    if (!sim.sequential) v.erase("csim");
+  }
+  if (sim.threaded) {
+    int rc = run_cmd(fmt::format("{}timeout {} sim/sim threaded --watchdog {} > sim/threaded.json 2> sim/threaded.log",
+                                 cd, sim.timeout_s, sim.watchdog_s));
+    nlohmann::json res = driver_result(dir / "sim" / "threaded.json");
+    bool deadlock = res.value("deadlock", false);
+    v["threaded"] = {{"pass", !res.is_null() && !deadlock && judge(res)}, {"deadlock", deadlock}};
+    if (deadlock) v["threaded"]["waits"] = res["waits"];
+    if (res.is_null()) v["threaded"]["error"] = fmt::format("no result (exit {})", rc);
+  }
+  return v;
+}
+
+}  // namespace inrarch::hls

@@ -1,0 +1,42 @@
+// Precision sweep: the same design emitted with several number types, each run through the
+// sequential C simulation; the table says how the output error grows as bits are removed
+// (the question behind the paper's choice of ap_fixed<32,10>).
+#include <fmt/format.h>
+
+#include "backend/hls/hls.h"
+
+namespace inrarch::hls {
+
+std::vector<SweepRow> precision_sweep(const dataflow::Design& d, const ir::Bundle& b,
+                                      const std::vector<NumberType>& types,
+                                      const std::filesystem::path& work_dir) {
+  std::vector<SweepRow> rows;
+  SimOptions sim;
+  sim.threaded = sim.trace = false;
+  for (const auto& t : types) {
+    HlsOptions opt;
+    opt.type = t;
+    std::string folder = t.name();
+    for (char& ch : folder)
+      if (ch == '<' || ch == '>' || ch == ',') ch = '_';
+    std::filesystem::path dir = work_dir / folder;
+    emit_hls(d, b, opt, dir);
+    nlohmann::json v = run_simulations(d, dir, opt, sim);
+    const auto& c = v["csim"];
+    rows.push_back({t, c.value("max_abs_error", -1.0), c.value("max_rel_error", -1.0),
+                    !c.contains("error")});
+  }
+  return rows;
+}
+
+std::string sweep_csv(const std::vector<SweepRow>& rows) {
+  std::string s = "type,width,int_bits,max_abs_error,max_rel_error,completed\n";
+  for (const auto& r : rows)
+    s += fmt::format("{},{},{},{:.6e},{:.6e},{}\n", r.type.name(),
+                     r.type.kind == NumberType::Fixed ? r.type.width : 0,
+                     r.type.kind == NumberType::Fixed ? r.type.int_bits : 0, r.max_abs_error,
+                     r.max_rel_error, r.completed ? 1 : 0);
+  return s;
+}
+
+}  // namespace inrarch::hls

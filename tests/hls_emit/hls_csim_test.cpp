@@ -1,0 +1,77 @@
+// The generated project computes what the reference interpreter computes: INSP order 1
+// (batch 8) in the paper's ap_fixed<32,10> and in float, through all three simulation
+// modes of one generated driver (sequential csim, threaded at the sized depths, trace).
+#include <cstdlib>
+
+#include "hls_test_util.h"
+
+namespace inrarch::hls {
+namespace {
+
+using hls_test::insp_case;
+using hls_test::out_dir;
+
+nlohmann::json run_insp(int64_t width, const std::string& type, const std::string& name) {
+  auto c = insp_case(width);
+  HlsOptions opt;
+  opt.type = parse_number_type(type);
+  fs::path dir = out_dir(name);
+  emit_hls(c.design, c.bundle, opt, dir);
+  nlohmann::json v = run_simulations(c.design, dir, opt);
+  std::printf("%s\n", v.dump().c_str());
+  return v;
+}
+
+TEST(HlsCsim, InspOrder1Fixed32_10AllModes) {
+  nlohmann::json v = run_insp(16, "fixed<32,10>", "insp_fixed");
+  EXPECT_TRUE(v["csim"]["pass"].get<bool>());
+  EXPECT_EQ(v["csim"]["type"], "fixed<32,10>");
+  EXPECT_LE(v["csim"]["max_abs_error"].get<double>(), 1e-3);
+  EXPECT_GE(v["csim"]["max_abs_error"].get<double>(), 0.0);
+  EXPECT_TRUE(v["threaded"]["pass"].get<bool>());
+  EXPECT_FALSE(v["threaded"]["deadlock"].get<bool>());
+  EXPECT_TRUE(v["trace"]["pass"].get<bool>()) << v["trace"].dump();
+  EXPECT_GT(v["trace"]["processes_checked"].get<int>(), 50);
+}
+
+TEST(HlsCsim, InspOrder1Float) {
+  nlohmann::json v = run_insp(16, "float", "insp_float");
+  EXPECT_TRUE(v["csim"]["pass"].get<bool>());
+  EXPECT_LE(v["csim"]["max_rel_error"].get<double>(), 1e-4);
+}
+
+// The paper's width. Its weight ROMs make the generated code slow to compile on a loaded
+// machine, so it runs only with INRARCH_HLS_LONG=1.
+TEST(HlsCsim, InspOrder1Width256Fixed) {
+  if (!std::getenv("INRARCH_HLS_LONG")) GTEST_SKIP() << "set INRARCH_HLS_LONG=1";
+  nlohmann::json v = run_insp(256, "fixed<32,10>", "insp_256");
+  EXPECT_TRUE(v["csim"]["pass"].get<bool>());
+  EXPECT_LE(v["csim"]["max_abs_error"].get<double>(), 1e-3);
+}
+
+// The PASS bound is real: 12-bit fixed point cannot meet 1e-3.
+TEST(HlsCsim, NarrowFixedFails) {
+  auto c = insp_case(16);
+  HlsOptions opt;
+  opt.type = parse_number_type("fixed<12,6>");
+  fs::path dir = out_dir("insp_narrow");
+  emit_hls(c.design, c.bundle, opt, dir);
+  SimOptions sim;
+  sim.threaded = sim.trace = false;
+  nlohmann::json v = run_simulations(c.design, dir, opt, sim);
+  EXPECT_FALSE(v["csim"]["pass"].get<bool>()) << v.dump();
+  EXPECT_GT(v["csim"]["max_abs_error"].get<double>(), 1e-3);
+}
+
+TEST(HlsOptions, NumberTypes) {
+  EXPECT_EQ(parse_number_type("fixed<24,8>").cpp(), "ap_fixed<24,8>");
+  EXPECT_EQ(parse_number_type("ap_fixed<32,10>").name(), "fixed<32,10>");
+  EXPECT_EQ(parse_number_type("float").cpp(), "float");
+  EXPECT_EQ(parse_number_type("double").name(), "double");
+  EXPECT_THROW(parse_number_type("fixed<80,10>"), Error);
+  EXPECT_THROW(parse_number_type("half"), Error);
+  EXPECT_EQ(HlsOptions{}.type.name(), "fixed<32,10>");
+}
+
+}  // namespace
+}  // namespace inrarch::hls

@@ -1,0 +1,69 @@
+// Shared helpers of the HLS backend tests: designs built from graphs, output folders.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+
+#include <unistd.h>
+
+#include "autodiff/models.h"
+#include "backend/hls/hls.h"
+#include "dataflow/event_graph.h"
+#include "dataflow/fifo_sizing.h"
+#include "dataflow/lower.h"
+#include "passes/pipeline.h"
+
+namespace inrarch::hls {
+namespace fs = std::filesystem;
+}
+
+namespace inrarch::hls::hls_test {
+
+// A fresh folder for one test's generated project.
+inline fs::path out_dir(const std::string& name) {
+  fs::path p = fs::temp_directory_path() / ("inrarch_hls_test_" + std::to_string(::getpid())) / name;
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+// Values for every input and param of g: uniform in [-1, 1), seeded.
+inline void fill_bundle(ir::Bundle& b, uint64_t seed = 1) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (const auto& n : b.graph.nodes()) {
+    if (n.op != ir::Op::Input && n.op != ir::Op::Param) continue;
+    Tensor t(n.shape);
+    for (auto& v : t.data) v = u(rng);
+    (n.op == ir::Op::Input ? b.inputs : b.params)[n.attrs.name] = t;
+  }
+}
+
+// Depths from the paper's sizing (deadlock-free at near-peak latency).
+inline void size_design(dataflow::Design& d) {
+  dataflow::EventGraph eg(d);
+  dataflow::SizingOptions so;
+  so.method = dataflow::FifoMethod::Paper;
+  d.set_depths(dataflow::size_fifos(eg, so).depths);
+}
+
+// INSP order 1 at batch 8 (the test size), optimized, lowered and sized.
+struct InspCase {
+  ir::Bundle bundle;
+  dataflow::Design design;
+};
+inline InspCase insp_case(int64_t width, int order = 1) {
+  autodiff::SirenSpec spec;
+  spec.dims = {2, width, width, width, width, 3};
+  spec.batch = 8;
+  InspCase c{autodiff::build_insp_bundle(spec, order, false), {}};
+  passes::optimize_bundle(c.bundle);
+  c.design = dataflow::lower(c.bundle.graph);
+  size_design(c.design);
+  return c;
+}
+
+}  // namespace inrarch::hls::hls_test

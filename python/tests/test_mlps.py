@@ -1,11 +1,13 @@
 """Common INR / PINN MLPs (tanh, relu, a mixed one) with first and second derivatives and a
 Laplacian, exported with make_fx and checked by the C++ interpreter against PyTorch."""
+import os
+import subprocess
 import unittest
 
 import torch
 import torch.nn.functional as F
 
-from tests.util import TmpDirTest, eval_check
+from tests.util import TmpDirTest, eval_check, run_bin
 from inrarch_torch import export, export_autograd, models
 from inrarch_torch.models import grad, laplacian
 
@@ -42,6 +44,13 @@ def mixed_net(inputs, params):
             "lap": laplacian(u, inputs["x"]), "y": y}
 
 
+SEED002_PIPELINE = [
+    "--empty-tensor-to-alloc-tensor",
+    "--one-shot-bufferize=bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map",
+    "--buffer-results-to-out-params", "--convert-linalg-to-loops", "--canonicalize"]
+
+
 def setup(sizes, batch, seed):
     params = models.mlp_params(sizes, seed)
     x = models.uniform_input(batch, sizes[0], seed)
@@ -54,7 +63,19 @@ class MlpExportTest(TmpDirTest):
         r = export(fn, inputs, params, out)
         self.assertGreater(r.aten_nodes, 0)
         eval_check(self, out)
+        self.check_mlir(out)
         return r
+
+    def check_mlir(self, bundle):
+        """The exported model's MLIR goes through mlir-opt-19 and the seed-002 lowering."""
+        mlir = os.path.join(self.tmp, os.path.basename(bundle) + ".mlir")
+        rc, out = run_bin(self, "emit-mlir", bundle, "-o", mlir)
+        self.assertEqual(rc, 0, out)
+        p = subprocess.run(["mlir-opt-19", mlir, *SEED002_PIPELINE], capture_output=True,
+                           text=True, timeout=600)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("scf.for", p.stdout)
+        self.assertNotIn("linalg.", p.stdout)
 
     def test_tanh_pinn_laplacian(self):
         inputs, params = setup([3, 32, 32, 1], 16, seed=1)

@@ -40,8 +40,10 @@ TEST(HlsCsim, InspOrder1Float) {
   EXPECT_LE(v["csim"]["max_rel_error"].get<double>(), 1e-4);
 }
 
-// The paper's width. Its weight ROMs make the generated code slow to compile on a loaded
-// machine, so it runs only with INRARCH_HLS_LONG=1.
+// The paper's width; runs only with INRARCH_HLS_LONG=1. KNOWN TO FAIL today: g++ -O1 hits
+// an internal compiler error on the 18 MB weights.h (≈650K ap_fixed initializers; -O0
+// compiles in ~4 min), and at -O0 the measured max abs error is 2.47e-3 > 1e-3 (double:
+// 4.3e-8, so it is fixed-point quantization, not the sin ROM). See docs/hls.md §4.
 TEST(HlsCsim, InspOrder1Width256Fixed) {
   if (!std::getenv("INRARCH_HLS_LONG")) GTEST_SKIP() << "set INRARCH_HLS_LONG=1";
   nlohmann::json v = run_insp(256, "fixed<32,10>", "insp_256");

@@ -140,7 +140,9 @@ TEST(OptimizeBundle, DerivesNewParamsAndDropsUnused) {
   ir::Bundle b = autodiff::build_insp_bundle(s, 1);
   const PipelineResult r = optimize_bundle(b);
   for (const ir::Node& n : b.graph.nodes())
-    if (n.op == Op::Param) EXPECT_TRUE(b.params.count(n.attrs.name)) << n.attrs.name;
+    if (n.op == Op::Param) {
+      EXPECT_TRUE(b.params.count(n.attrs.name)) << n.attrs.name;
+    }
   for (const auto& [name, t] : b.params) EXPECT_NE(b.graph.find_param(name), ir::kNoNode) << name;
   EXPECT_FALSE(r.new_params.empty());
 }

@@ -197,17 +197,17 @@ NodeId factor_through_mm(C& c, const Node& n, NodeId) {
   return kNo;
 }
 
+// The value and scalar factor of -x (x, -1) or of x*c (x, c); nullopt otherwise.
+std::optional<std::pair<NodeId, double>> signed_factor(C& c, const Node& n, NodeId id) {
+  if (n.op == Op::Neg) return std::pair{n.operands[0], -1.0};
+  return scaled(c, id);
+}
+
 // mm(x, W)*c -> mm(x, W*c) and -mm(x, W) -> mm(x, -W), W static.
 NodeId factor_into_mm(C& c, const Node& n, NodeId id) {
-  NodeId m;
-  double v;
-  if (n.op == Op::Neg) {
-    m = n.operands[0], v = -1.0;
-  } else if (auto s = scaled(c, id)) {
-    m = s->first, v = s->second;
-  } else {
-    return kNo;
-  }
+  const auto f = signed_factor(c, n, id);
+  if (!f) return kNo;
+  const auto [m, v] = *f;
   if (c.op(m) != Op::Mm || c.uses(m) > 1) return kNo;
   for (size_t i = 0; i < 2; ++i) {
     const NodeId w = c.arg(m, i), x = c.arg(m, 1 - i);
@@ -221,15 +221,9 @@ NodeId factor_into_mm(C& c, const Node& n, NodeId id) {
 // (a+b)*c -> a*c + b*c and -(a+b) -> (-a) + (-b), when both halves absorb the factor and
 // the sum has no other user (e.g. the pre-activation (xW^T + b)*30 becomes xW'^T + b').
 NodeId distribute(C& c, const Node& n, NodeId id) {
-  NodeId sum;
-  double v;
-  if (n.op == Op::Neg) {
-    sum = n.operands[0], v = -1.0;
-  } else if (auto s = scaled(c, id)) {
-    sum = s->first, v = s->second;
-  } else {
-    return kNo;
-  }
+  const auto f = signed_factor(c, n, id);
+  if (!f) return kNo;
+  const auto [sum, v] = *f;
   const Op op = c.op(sum);
   if ((op != Op::Add && op != Op::Sub) || c.is_static(sum) || c.uses(sum) > 1) return kNo;
   const NodeId a = c.arg(sum, 0), b = c.arg(sum, 1);

@@ -1,6 +1,7 @@
 """Shared helpers of the Python tests: the C++ binary (env INRARCH_BIN, default
 build/inrarch) and scratch folders. Tests that need the binary skip, saying so, when it is
 absent."""
+import json
 import os
 import shutil
 import subprocess
@@ -37,6 +38,17 @@ def eval_check(test, bundle, rtol="1e-9"):
     test.assertEqual(rc, 0, f"eval --check failed on {bundle}:\n{out}")
     test.assertIn("PASS", out)
     return out
+
+
+def compile_hls(test, bundle, out, number_type):
+    """`inrarch compile BUNDLE -o OUT --type T` (its C simulations included); returns
+    (exit code, output, report.json's verification or None when there is no report)."""
+    rc, log = run_bin(test, "compile", bundle, "-q", "-o", out, "--type", number_type)
+    path = os.path.join(out, "report.json")
+    if not os.path.isfile(path):
+        return rc, log, None
+    with open(path) as f:
+        return rc, log, json.load(f).get("verification")
 
 
 def run_module(*args):

@@ -21,6 +21,7 @@ struct CompileArgs {
   bool no_mlir = false;
   bool no_hls = false;
   bool no_csim = false;
+  bool no_scaling = false;
   driver::CompileOptions flow;
   bool quiet = false;
 };
@@ -68,6 +69,7 @@ int run_compile(CompileArgs& a) {
   o.emit_mlir = !a.no_mlir;
   o.emit_hls = !a.no_hls;
   o.csim = !a.no_csim;
+  o.pow2_scaling = !a.no_scaling;
   o.verbose = !a.quiet;
   nlohmann::json report = driver::compile(o);
   print_summary(o.out_dir.string(), report);
@@ -105,6 +107,8 @@ void register_compile(CLI::App& app) {
   cmd->add_flag("--no-hls", args->no_hls, "Do not write the HLS project (OUT/hls)");
   cmd->add_option("--type", f.number_type, "HLS number type: float | double | fixed<W,I>")
       ->capture_default_str();
+  cmd->add_flag("--no-scaling", args->no_scaling,
+                "Fixed point: one format for every value (no per-stream power-of-two exponents)");
   cmd->add_flag("--no-csim", args->no_csim, "Emit HLS code but do not run its C simulations");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
   cmd->callback([args] { run_guarded("compile", [args] { return run_compile(*args); }); });

@@ -108,9 +108,11 @@ void mlir_stage(FlowState& s) {
 void hls_stage(FlowState& s) {
   hls::HlsOptions ho;
   ho.type = hls::parse_number_type(s.opts.number_type);
+  ho.pow2_scaling = s.opts.pow2_scaling;
   hls::emit_hls(*s.design, s.bundle, ho, s.out / "hls");
-  s.report["hls"] = {{"folder", "hls"}, {"type", ho.type.name()}, {"top", ho.top},
-                     {"part", ho.part}, {"clock_ns", ho.clock_ns}};
+  s.report["hls"] = {{"folder", "hls"},   {"type", ho.type.name()}, {"top", ho.top},
+                     {"part", ho.part},   {"clock_ns", ho.clock_ns},
+                     {"pow2_scaling", ho.pow2_scaling && ho.type.kind == hls::NumberType::Fixed}};
   if (!s.opts.csim) return;
   progress(s, "C simulation (sequential, threaded with sized FIFOs, trace check)");
   nlohmann::json v = hls::run_simulations(*s.design, s.out / "hls", ho);
@@ -129,7 +131,7 @@ nlohmann::json compile(const CompileOptions& o) {
   if (o.builtin_insp.has_value() == !o.bundle_dir.empty())
     throw Error("compile: give either a bundle folder or --builtin, not both or neither");
   StagingDir staging(o.out_dir);
-  FlowState s{o, staging.path(), {}, {}, {}};
+  FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}};
   s.report["tool"] = {{"name", "inrarch"}, {"version", "0.1"}};
   auto t0 = Clock::now();
 

@@ -28,6 +28,7 @@ struct CompileOptions {
   bool emit_mlir = true;
   bool emit_hls = true;
   std::string number_type = "fixed<32,10>";  // float | double | fixed<W,I>
+  bool pow2_scaling = true;                  // fixed point: per-stream power-of-two exponents
   bool csim = true;                          // run the three C simulations of the HLS code
   bool verbose = true;  // progress lines on stderr
 };

@@ -80,8 +80,11 @@ NodeId make_const(ir::Graph& g, const Tensor& t) {
   Tensor small = t;
   for (size_t d = 0; d < t.shape.size(); ++d)
     if (small.shape[d] > 1 && uniform_along(small, d)) small = first_slice(small, d);
+  // t may live in g's tensor table (const_fold passes g.tensor(i)), which g.constant can
+  // reallocate: keep its shape first.
+  const Shape full = t.shape;
   NodeId c = g.constant(small);
-  return small.shape == t.shape ? c : g.expand(c, t.shape);
+  return small.shape == full ? c : g.expand(c, full);
 }
 
 NodeId fold_constant(ir::Graph& g, const ir::Node& n) {

@@ -1,6 +1,7 @@
 // Golden tests of the generated code for two small graphs: every emitted text file must
 // equal tests/golden/hls/<case>/<file>. INRARCH_UPDATE_HLS_GOLDEN=1 rewrites the goldens
 // (review the diff). Emission is deterministic: no time stamps, no absolute paths.
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -74,6 +75,36 @@ TEST(HlsGolden, FanoutAndMovement) {
   HlsOptions opt;
   opt.type = parse_number_type("float");
   check_golden("fanout", b, d, opt);
+}
+
+// Fixed-point ROM values are emitted on the type's grid, rounded to nearest: every literal
+// of weights.h times 2^(W-I) is an integer within half an LSB of the exact weight.
+TEST(HlsGolden, FixedRomValuesAreRoundedToTheGrid) {
+  ir::Bundle b;
+  ir::Graph& g = b.graph;
+  ir::NodeId x = g.input("x", {2, 3});
+  g.add_output("y", g.mm(x, g.param("w", {3, 40})));
+  hls_test::fill_bundle(b, 7);
+  HlsOptions opt;
+  opt.type = parse_number_type("fixed<16,4>");
+  opt.pow2_scaling = false;  // the values as they are
+  fs::path dir = hls_test::out_dir("rom_grid");
+  emit_hls(dataflow::lower(b.graph), b, opt, dir);
+  std::string text = read(dir / "weights.h");
+  size_t at = text.find("#define INRARCH_VALUES_");
+  ASSERT_NE(at, std::string::npos) << text;
+  std::istringstream values(text.substr(text.find('\n', at), text.find("#ifdef") - text.find('\n', at)));
+  const std::vector<double>& w = b.params.at("w").data;
+  size_t i = 0;
+  for (std::string tok; values >> tok;) {
+    if (tok == "\\") continue;
+    double v = std::stod(tok), scaled = std::ldexp(v, 12);
+    ASSERT_LT(i, w.size());
+    EXPECT_EQ(scaled, std::nearbyint(scaled)) << tok;
+    EXPECT_LE(std::fabs(v - w[i]), std::ldexp(0.5, -12) + 1e-15) << tok << " vs " << w[i];
+    ++i;
+  }
+  EXPECT_EQ(i, w.size());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -22,9 +23,23 @@ namespace fs = std::filesystem;
 
 namespace inrarch::hls::hls_test {
 
+// This process's folder of generated projects, removed when the test process exits
+// (INRARCH_KEEP_TEST_DIRS=1 keeps it for inspection).
+inline fs::path test_root() {
+  return fs::temp_directory_path() / ("inrarch_hls_test_" + std::to_string(::getpid()));
+}
+struct TestRootCleanup {
+  ~TestRootCleanup() {
+    std::error_code ec;
+    if (!std::getenv("INRARCH_KEEP_TEST_DIRS")) fs::remove_all(test_root(), ec);
+  }
+};
+inline TestRootCleanup test_root_cleanup;
+
 // A fresh folder for one test's generated project.
 inline fs::path out_dir(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("inrarch_hls_test_" + std::to_string(::getpid())) / name;
+  (void)&test_root_cleanup;
+  fs::path p = test_root() / name;
   fs::remove_all(p);
   fs::create_directories(p);
   return p;
@@ -50,15 +65,15 @@ inline void size_design(dataflow::Design& d) {
   d.set_depths(dataflow::size_fifos(eg, so).depths);
 }
 
-// INSP order 1 at batch 8 (the test size), optimized, lowered and sized.
+// INSP of the given order at batch 8 (the test size), optimized, lowered and sized.
 struct InspCase {
   ir::Bundle bundle;
   dataflow::Design design;
 };
-inline InspCase insp_case(int64_t width, int order = 1) {
+inline InspCase insp_case(int64_t width, int order = 1, int64_t batch = 8) {
   autodiff::SirenSpec spec;
   spec.dims = {2, width, width, width, width, 3};
-  spec.batch = 8;
+  spec.batch = batch;
   InspCase c{autodiff::build_insp_bundle(spec, order, false), {}};
   passes::optimize_bundle(c.bundle);
   c.design = dataflow::lower(c.bundle.graph);

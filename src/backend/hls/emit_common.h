@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backend/hls/hls.h"
+#include "backend/hls/scaling.h"
 
 namespace inrarch::hls::detail {
 
@@ -15,6 +16,7 @@ struct Ctx {
   const HlsOptions& opt;
   std::vector<std::string> var;  // per stream: its variable (a top port for sources/sinks)
   std::vector<bool> port;        // per stream: a top-level port
+  Scaling scale;                 // fixed point: power-of-two exponents (scaling.h)
 };
 Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt);
 
@@ -26,6 +28,9 @@ std::string shape_type(const ir::Shape& s);
 std::string rom_name(const dataflow::Process& p, size_t slot);
 // A double as a C++ literal that round-trips.
 std::string literal(double v);
+// A constant of the number type: float literals for float, fixed-point values rounded to
+// nearest on the type's grid (saturated), so no conversion mode changes them.
+std::string value_literal(const Ctx& c, double v);
 
 // The kernel call of a process inside the top ("" for sources of inputs and sinks: those
 // are ports fed/drained by the testbench). Throws inrarch::Error for what cannot be emitted.

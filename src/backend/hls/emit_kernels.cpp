@@ -3,6 +3,9 @@
 // scalars or ROM arrays. The call's FIFO-op order is the process's schedule (trace check).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "backend/hls/emit_common.h"
 #include "ir/error.h"
 
@@ -24,34 +27,55 @@ std::string functor(ir::Op op) {
   throw Error("hls: no elementwise operator for " + std::string(ir::op_name(op)));
 }
 
-// An elementwise operand: streamed(s), splat(v) or rom<B>(array).
-std::string ew_operand(const Ctx& c, const Process& p, size_t slot, int64_t block) {
+// An elementwise operand: streamed(s), splat(v) or rom<B>(array); a constant holds
+// value * 2^exp (scaling.h).
+std::string ew_operand(const Ctx& c, const Process& p, size_t slot, int64_t block, int exp) {
   const auto& od = p.operands.at(slot);
   if (od.stream >= 0) return "inrarch_hls::streamed(" + c.var[od.stream] + ")";
-  if (od.splat) return "inrarch_hls::splat(data_t(" + literal(*od.splat) + "))";
+  if (od.splat)
+    return "inrarch_hls::splat(data_t(" + value_literal(c, std::ldexp(*od.splat, exp)) + "))";
   return fmt::format("inrarch_hls::rom<{}>({})", block, rom_name(p, slot));
 }
 
-std::string elementwise(const Ctx& c, const Process& p) {
-  const std::string& out = c.var[p.outputs.at(0)];
-  int64_t block = c.d.streams[p.outputs[0]].block;
-  if (p.operands.size() == 1)
-    return fmt::format("inrarch_hls::unary<{}>({}, {});", functor(p.op), c.var[p.inputs.at(0)], out);
-  return fmt::format("inrarch_hls::binary<{}>({}, {}, {});", functor(p.op),
-                     ew_operand(c, p, 0, block), ew_operand(c, p, 1, block), out);
+// The operator, wrapped with its operands' and output's exponents when any is not zero.
+std::string scaled_functor(const Ctx& c, dataflow::ProcessId pid) {
+  const Process& p = c.d.processes[pid];
+  const std::vector<int>& e = c.scale.operand_exp[pid];
+  int out = c.scale.stream_exp[p.outputs.at(0)];
+  std::string f = functor(p.op);
+  if (out == 0 && std::all_of(e.begin(), e.end(), [](int k) { return k == 0; })) return f;
+  if (e.size() == 1) return fmt::format("inrarch_hls::scaled1<{}, {}, {}>", f, e[0], out);
+  return fmt::format("inrarch_hls::scaled2<{}, {}, {}, {}>", f, e.at(0), e.at(1), out);
 }
 
-std::string mm(const Ctx& c, const Process& p) {
+std::string elementwise(const Ctx& c, dataflow::ProcessId pid) {
+  const Process& p = c.d.processes[pid];
+  const std::string& out = c.var[p.outputs.at(0)];
+  int64_t block = c.d.streams[p.outputs[0]].block;
+  std::string f = scaled_functor(c, pid);
+  if (p.operands.size() == 1)
+    return fmt::format("inrarch_hls::unary<{}>({}, {});", f, c.var[p.inputs.at(0)], out);
+  const std::vector<int>& e = c.scale.operand_exp[pid];
+  return fmt::format("inrarch_hls::binary<{}>({}, {}, {});", f, ew_operand(c, p, 0, block, e[0]),
+                     ew_operand(c, p, 1, block, e[1]), out);
+}
+
+// mm<PAR[, SHIFT]>: SHIFT realigns the accumulator to the output's exponent.
+std::string mm(const Ctx& c, dataflow::ProcessId pid) {
+  const Process& p = c.d.processes[pid];
   const auto& a = p.operands.at(0);
   const auto& b = p.operands.at(1);
+  const std::vector<int>& e = c.scale.operand_exp[pid];
+  int shift = c.scale.stream_exp[p.outputs.at(0)] - e.at(0) - e.at(1);
+  std::string params = std::to_string(p.mm_par) + (shift ? ", " + std::to_string(shift) : "");
   const std::string& out = c.var[p.outputs.at(0)];
   if (a.stream >= 0 && b.stream >= 0)
-    return fmt::format("inrarch_hls::mm<{}>({}, {}, {});", p.mm_par, c.var[a.stream],
+    return fmt::format("inrarch_hls::mm<{}>({}, {}, {});", params, c.var[a.stream],
                        c.var[b.stream], out);
   if (a.stream >= 0)
-    return fmt::format("inrarch_hls::mm_rom_b<{}>({}, {}, {});", p.mm_par, c.var[a.stream],
+    return fmt::format("inrarch_hls::mm_rom_b<{}>({}, {}, {});", params, c.var[a.stream],
                        rom_name(p, 1), out);
-  return fmt::format("inrarch_hls::mm_rom_a<{}>({}, {}, {});", p.mm_par, rom_name(p, 0),
+  return fmt::format("inrarch_hls::mm_rom_a<{}>({}, {}, {});", params, rom_name(p, 0),
                      c.var[b.stream], out);
 }
 
@@ -99,13 +123,21 @@ std::string gather_map(const Process& p, const ir::Shape& out) {
   throw Error("hls: no gather kernel for " + std::string(ir::op_name(p.op)) + " (" + p.name + ")");
 }
 
-std::string gather(const Ctx& c, const Process& p) {
+std::string gather(const Ctx& c, dataflow::ProcessId pid) {
+  const Process& p = c.d.processes[pid];
   std::string ins;
-  for (const auto& od : p.operands) {
-    if (od.stream < 0)
-      throw Error("hls: " + p.name + ": a constant operand of a data-movement kernel is not "
-                  "supported (fold it first)");
-    ins += ", " + c.var[od.stream];
+  for (size_t k = 0; k < p.operands.size(); ++k) {
+    const auto& od = p.operands[k];
+    if (od.stream >= 0) {
+      ins += ", " + c.var[od.stream];
+      continue;
+    }
+    // A constant operand (cat with zeros from slice/select backward): a ROM or a splat,
+    // at the moved data's exponent.
+    int exp = c.scale.operand_exp[pid][k];
+    std::string value = od.splat ? "data_t(" + value_literal(c, std::ldexp(*od.splat, exp)) + ")"
+                                 : rom_name(p, k);
+    ins += ", inrarch_hls::const_operand<data_t, " + shape_type(od.shape) + " >(" + value + ")";
   }
   const auto& os = c.d.streams[p.outputs.at(0)];
   return fmt::format("inrarch_hls::gather<{} >({}{});", gather_map(p, os.shape), c.var[p.outputs[0]], ins);
@@ -125,15 +157,15 @@ std::string kernel_call(const Ctx& c, dataflow::ProcessId pid) {
       for (auto s : p.outputs) outs += ", " + c.var[s];
       return fmt::format("inrarch_hls::copy_stream({}{});", c.var[p.inputs.at(0)], outs);
     }
-    case Kind::Unary: case Kind::Binary: return elementwise(c, p);
-    case Kind::Mm: return mm(c, p);
+    case Kind::Unary: case Kind::Binary: return elementwise(c, pid);
+    case Kind::Mm: return mm(c, pid);
     case Kind::Transpose:
       return fmt::format("inrarch_hls::permute<1, 0>({}, {});", c.var[p.inputs.at(0)],
                          c.var[p.outputs.at(0)]);
     case Kind::Permute:
       return fmt::format("inrarch_hls::permute<{}>({}, {});", join_ints(p.attrs.perm),
                          c.var[p.inputs.at(0)], c.var[p.outputs.at(0)]);
-    case Kind::Gather: return gather(c, p);
+    case Kind::Gather: return gather(c, pid);
     case Kind::Custom: break;
   }
   throw Error("hls: process " + p.name + " is a custom (hand-made) process: no kernel to emit");

@@ -38,6 +38,7 @@ struct HlsOptions {
   double clock_ns = 3.33;
   double abs_tol = 1e-3;                 // PASS bound for fixed types (max abs error)
   double rel_tol = 1e-4;                 // PASS bound for float/double (max rel error)
+  bool pow2_scaling = true;              // fixed point: per-stream exponents (scaling.h)
   std::filesystem::path include_dir;     // kernel library; empty: this source tree's
 };
 

@@ -31,6 +31,6 @@ void model_top(in_x_t& in_x, out_sq_t& out_sq, out_s_t& out_s) {
   inrarch_hls::copy_stream(s_neg_1__copy_neg_1, s_copy_neg_1__mul_2, s_copy_neg_1__mul_2_1);  // copy_neg_1
   inrarch_hls::binary<inrarch_hls::op_mul>(inrarch_hls::streamed(s_copy_neg_1__mul_2), inrarch_hls::streamed(s_copy_neg_1__mul_2_1), out_sq);  // mul_2
   inrarch_hls::permute<1, 0>(s_copy_in_x__transpose_3, s_transpose_3__div_5);  // transpose_3
-  inrarch_hls::binary<inrarch_hls::op_div>(inrarch_hls::streamed(s_transpose_3__div_5), inrarch_hls::splat(data_t(4.0)), s_div_5__sum_6);  // div_5
+  inrarch_hls::binary<inrarch_hls::op_div>(inrarch_hls::streamed(s_transpose_3__div_5), inrarch_hls::splat(data_t(4.0f)), s_div_5__sum_6);  // div_5
   inrarch_hls::gather<inrarch_hls::map_sum<inrarch_hls::shape<4,2>, inrarch_hls::shape<4>, 2, 0> >(out_s, s_div_5__sum_6);  // sum_6
 }

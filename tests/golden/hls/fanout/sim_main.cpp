@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   drv.process("copy_neg_1", [&] { inrarch_hls::copy_stream(s_neg_1__copy_neg_1, s_copy_neg_1__mul_2, s_copy_neg_1__mul_2_1); });
   drv.process("mul_2", [&] { inrarch_hls::binary<inrarch_hls::op_mul>(inrarch_hls::streamed(s_copy_neg_1__mul_2), inrarch_hls::streamed(s_copy_neg_1__mul_2_1), out_sq); });
   drv.process("transpose_3", [&] { inrarch_hls::permute<1, 0>(s_copy_in_x__transpose_3, s_transpose_3__div_5); });
-  drv.process("div_5", [&] { inrarch_hls::binary<inrarch_hls::op_div>(inrarch_hls::streamed(s_transpose_3__div_5), inrarch_hls::splat(data_t(4.0)), s_div_5__sum_6); });
+  drv.process("div_5", [&] { inrarch_hls::binary<inrarch_hls::op_div>(inrarch_hls::streamed(s_transpose_3__div_5), inrarch_hls::splat(data_t(4.0f)), s_div_5__sum_6); });
   drv.process("sum_6", [&] { inrarch_hls::gather<inrarch_hls::map_sum<inrarch_hls::shape<4,2>, inrarch_hls::shape<4>, 2, 0> >(out_s, s_div_5__sum_6); });
   drv.sink("out_sq", out_sq, "out_sq.golden.bin");
   drv.sink("out_s", out_s, "out_s.golden.bin");

@@ -5,14 +5,28 @@
 #include "model.h"
 
 // [2,3]
-static const data_t rom_mm_2_1[6] = {
-    0.40944992437746475, -0.66772875937185516, -0.77483994031695957, 0.18259243540078685, 0.13624140115878269, 0.82614748124983461,
-};
+#define INRARCH_VALUES_rom_mm_2_1 \
+    26.204795122146606, -42.734640598297119, -49.58975625038147, 11.685915946960449, 8.7194497585296631, 52.873438835144043,
+#ifdef __SYNTHESIS__
+static const data_t rom_mm_2_1[6] = {INRARCH_VALUES_rom_mm_2_1};
+#else
+static const double rom_mm_2_1_values[6] = {INRARCH_VALUES_rom_mm_2_1};
+static const inrarch_hls::rom_table<data_t, 6> rom_mm_2_1_table(rom_mm_2_1_values);
+static const data_t* const rom_mm_2_1 = rom_mm_2_1_table.v;
+#endif
+#undef INRARCH_VALUES_rom_mm_2_1
 
 // [4,3]
-static const data_t rom_add_5_1[12] = {
-    -0.4778545489936904, -0.95912685467830916, -0.43087012297220284, -0.4778545489936904, -0.95912685467830916, -0.43087012297220284, -0.4778545489936904, -0.95912685467830916,
-    -0.43087012297220284, -0.4778545489936904, -0.95912685467830916, -0.43087012297220284,
-};
+#define INRARCH_VALUES_rom_add_5_1 \
+    -30.582691192626953, -61.384118795394897, -27.575687885284424, -30.582691192626953, -61.384118795394897, -27.575687885284424, -30.582691192626953, -61.384118795394897, \
+    -27.575687885284424, -30.582691192626953, -61.384118795394897, -27.575687885284424,
+#ifdef __SYNTHESIS__
+static const data_t rom_add_5_1[12] = {INRARCH_VALUES_rom_add_5_1};
+#else
+static const double rom_add_5_1_values[12] = {INRARCH_VALUES_rom_add_5_1};
+static const inrarch_hls::rom_table<data_t, 12> rom_add_5_1_table(rom_add_5_1_values);
+static const data_t* const rom_add_5_1 = rom_add_5_1_table.v;
+#endif
+#undef INRARCH_VALUES_rom_add_5_1
 
 #endif  // INRARCH_WEIGHTS_H

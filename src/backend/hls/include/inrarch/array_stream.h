@@ -8,6 +8,8 @@
 #ifndef INRARCH_HLS_ARRAY_STREAM_H
 #define INRARCH_HLS_ARRAY_STREAM_H
 
+#include <cmath>
+
 #include "../inrarch_hls_types.h"
 
 // The HLS pragmas are for Vitis; g++ builds for C simulation pass -Wno-unknown-pragmas
@@ -99,6 +101,26 @@ struct acc_type {
 template <int W, int I, ap_q_mode Q, ap_o_mode O, int N>
 struct acc_type<ap_fixed<W, I, Q, O, N> > {
   typedef ap_fixed<64, (2 * I + 8 < 60 ? 2 * I + 8 : 60)> type;
+};
+
+// x * 2^s in x's own type: a shift for ap_fixed (bits below the LSB drop), ldexp for
+// floating point. Kernels realign power-of-two scaled values with it (scaled.h).
+template <class A>
+inline A shift_pow2(const A& x, int s) {
+  return s >= 0 ? A(x << s) : A(x >> -s);
+}
+inline double shift_pow2(double x, int s) { return std::ldexp(x, s); }
+inline float shift_pow2(float x, int s) { return std::ldexp(x, s); }
+
+// C simulation's form of a ROM (weights.h): the values of type T converted once from
+// double initializers, which compile far faster than ap_fixed initializers. Synthesis
+// sees a plain const array instead.
+template <class T, int N>
+struct rom_table {
+  T v[N];
+  explicit rom_table(const double (&init)[N]) {
+    for (int i = 0; i < N; ++i) v[i] = T(init[i]);
+  }
 };
 
 inline double to_double(double x) { return x; }

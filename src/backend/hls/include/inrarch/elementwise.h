@@ -7,8 +7,7 @@
 #ifndef INRARCH_HLS_ELEMENTWISE_H
 #define INRARCH_HLS_ELEMENTWISE_H
 
-#include <cmath>
-
+#include "../fixed_exp_log.h"
 #include "../fixed_math.h"
 #include "array_stream.h"
 
@@ -18,11 +17,11 @@ namespace inrarch_hls {
 struct op_neg { template <class T> static T apply(const T& a) { return T(-a); } };
 struct op_sin { template <class T> static T apply(const T& a) { return rom_sin(a); } };
 struct op_cos { template <class T> static T apply(const T& a) { return rom_cos(a); } };
-// exp/tanh/log have no ROM yet: computed in double (C simulation only; not synthesisable
-// as written, and absent from SIREN gradient graphs).
-struct op_exp { template <class T> static T apply(const T& a) { return T(std::exp(to_double(a))); } };
-struct op_tanh { template <class T> static T apply(const T& a) { return T(std::tanh(to_double(a))); } };
-struct op_log { template <class T> static T apply(const T& a) { return T(std::log(to_double(a))); } };
+// exp/tanh/log: table + interpolation for ap_fixed, the C library for float/double
+// (fixed_exp_log.h).
+struct op_exp { template <class T> static T apply(const T& a) { return fx_exp(a); } };
+struct op_tanh { template <class T> static T apply(const T& a) { return fx_tanh(a); } };
+struct op_log { template <class T> static T apply(const T& a) { return fx_log(a); } };
 struct op_relu { template <class T> static T apply(const T& a) { return a > T(0) ? a : T(0); } };
 struct op_step { template <class T> static T apply(const T& a) { return a > T(0) ? T(1) : T(0); } };
 struct op_add { template <class T> static T apply(const T& a, const T& b) { return T(a + b); } };

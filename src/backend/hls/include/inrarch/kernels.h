@@ -6,5 +6,6 @@
 #include "elementwise.h"
 #include "mm.h"
 #include "movement.h"
+#include "scaled.h"
 
 #endif  // INRARCH_HLS_KERNELS_H

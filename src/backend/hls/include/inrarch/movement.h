@@ -12,6 +12,8 @@
 #ifndef INRARCH_HLS_MOVEMENT_H
 #define INRARCH_HLS_MOVEMENT_H
 
+#include <type_traits>
+
 #include "array_stream.h"
 
 namespace inrarch_hls {
@@ -168,6 +170,34 @@ struct map_sum {
 
 // ---- the gather kernel --------------------------------------------------------------------
 // Input k: its beats read so far (got[k]), needed so far (need[k]), and where they are kept.
+// A constant operand of a gather (e.g. the zeros that slice/select backward concatenate
+// around a gradient): a ROM or a splat, not a stream. It has no FIFO ops (the schedule
+// gives it none): its elements are in the buffer before the first step.
+template <class T, class S>
+struct const_operand {
+  typedef T elem_type;
+  static constexpr int block = 1;
+  static constexpr int numel = S::numel();
+  const T* rom;  // numel elements, or null: every element is `value`
+  T value;
+  explicit const_operand(const T* r) : rom(r), value() {}
+  explicit const_operand(T v) : rom(0), value(v) {}
+};
+template <class S>
+int gather_beats(const S&) { return S::numel / S::block; }
+template <class T, class S>
+int gather_beats(const const_operand<T, S>&) { return 0; }
+template <class S>
+void gather_fill(const S&, int, typename S::elem_type*, const int*) {}
+template <class T, class S>
+void gather_fill(const_operand<T, S>& c, int k, T* buf, const int* off) {
+  for (int e = 0; e < S::numel(); ++e) buf[off[k] + e] = c.rom ? c.rom[e] : c.value;
+}
+template <class T, class S>
+bool gather_read_one(const_operand<T, S>&, int, int*, const int*, T*, const int*) {
+  return true;
+}
+
 template <class S>
 bool gather_read_one(S& in, int k, int* got, const int* need, typename S::elem_type* buf,
                      const int* off) {
@@ -187,16 +217,24 @@ constexpr int sum_numel() {
 }
 
 // out is first because the inputs are a pack (cat has any number).
+// A constant input is passed as a const_operand temporary (hence Ins&&).
 template <class Map, class T, class SO, int BO, class... Ins>
-void gather(array_stream<T, SO, BO>& out, Ins&... ins) {
-  enum { K = sizeof...(Ins), TOTAL = sum_numel<Ins...>() };
-  const int numel[] = {Ins::numel...}, block[] = {Ins::block...};
+void gather(array_stream<T, SO, BO>& out, Ins&&... ins) {
+  enum { K = sizeof...(Ins), TOTAL = sum_numel<typename std::decay<Ins>::type...>() };
+  const int numel[] = {std::decay<Ins>::type::numel...};
+  const int block[] = {std::decay<Ins>::type::block...};
+  const int beats[] = {gather_beats(ins)...};
   int off[K], need[K], got[K], total[K];
   for (int k = 0, o = 0; k < K; o += numel[k], ++k)
-    off[k] = o, need[k] = 0, got[k] = 0, total[k] = numel[k] / block[k];
+    off[k] = o, need[k] = 0, got[k] = 0, total[k] = beats[k];
   // Whole inputs are buffered in C simulation (simplest correct form); the schedule's
   // buffer model counts only the replay span (expand) and open sums.
   T buf[TOTAL];
+  {
+    int k = 0;
+    int fill[] = {(gather_fill(ins, k++, buf, off), 0)...};
+    (void)fill;
+  }
   for (int ob = 0; ob < SO::numel() / BO; ++ob) {
     for (int e = 0; e < BO; ++e) {
       int slot = 0, elem = 0;

@@ -1,0 +1,62 @@
+// INR-Arch HLS kernel library: power-of-two scaled operators (compiler side:
+// src/backend/hls/scaling.h). A stream or constant with exponent k holds value * 2^k.
+// scaled1<Op, EA, EO> and scaled2<Op, EA, EB, EO> wrap an operator of elementwise.h: they
+// realign operands and result in the wide accumulator type (acc_type), where the shifts
+// are exact and, in hardware, wiring. Header-only, C++14.
+#ifndef INRARCH_HLS_SCALED_H
+#define INRARCH_HLS_SCALED_H
+
+#include "array_stream.h"
+#include "elementwise.h"
+
+namespace inrarch_hls {
+
+// How an operator's result scales with its operands.
+enum scale_rule {
+  kOnTrueValues,  // nonlinear: compute on the true value, scale the result
+  kHomogeneous,   // f(2^k x) = 2^k f(x): neg, relu
+  kInvariant,     // f(2^k x) = f(x): step
+  kSum,           // add, sub: align both operands to the result's exponent
+  kProduct,       // mul: exponents add
+  kQuotient       // div: exponents subtract
+};
+template <class Op> struct rule_of { static const scale_rule value = kOnTrueValues; };
+template <> struct rule_of<op_neg> { static const scale_rule value = kHomogeneous; };
+template <> struct rule_of<op_relu> { static const scale_rule value = kHomogeneous; };
+template <> struct rule_of<op_step> { static const scale_rule value = kInvariant; };
+template <> struct rule_of<op_add> { static const scale_rule value = kSum; };
+template <> struct rule_of<op_sub> { static const scale_rule value = kSum; };
+template <> struct rule_of<op_mul> { static const scale_rule value = kProduct; };
+template <> struct rule_of<op_div> { static const scale_rule value = kQuotient; };
+
+template <class Op, int EA, int EO>
+struct scaled1 {
+  template <class T>
+  static T apply(const T& a) {
+    typedef typename acc_type<T>::type A;
+    const scale_rule r = rule_of<Op>::value;
+    if (r == kHomogeneous) return T(shift_pow2(A(Op::apply(a)), EO - EA));
+    if (r == kInvariant) return T(shift_pow2(A(Op::apply(a)), EO));
+    T x = EA == 0 ? a : T(shift_pow2(A(a), -EA));
+    return EO == 0 ? Op::apply(x) : T(shift_pow2(A(Op::apply(x)), EO));
+  }
+};
+
+template <class Op, int EA, int EB, int EO>
+struct scaled2 {
+  template <class T>
+  static T apply(const T& a, const T& b) {
+    typedef typename acc_type<T>::type A;
+    const scale_rule r = rule_of<Op>::value;
+    if (r == kSum) return T(Op::apply(shift_pow2(A(a), EO - EA), shift_pow2(A(b), EO - EB)));
+    if (r == kProduct) return T(shift_pow2(A(a * b), EO - EA - EB));
+    if (r == kQuotient) return T(shift_pow2(A(Op::apply(a, b)), EO - EA + EB));
+    T x = EA == 0 ? a : T(shift_pow2(A(a), -EA));
+    T y = EB == 0 ? b : T(shift_pow2(A(b), -EB));
+    return EO == 0 ? Op::apply(x, y) : T(shift_pow2(A(Op::apply(x, y)), EO));
+  }
+};
+
+}  // namespace inrarch_hls
+
+#endif  // INRARCH_HLS_SCALED_H

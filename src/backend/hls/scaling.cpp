@@ -1,0 +1,133 @@
+// compute_scaling: range analysis on the reference values, then one exponent per class of
+// streams that data movement ties together (see scaling.h for the rules).
+#include "backend/hls/scaling.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <unordered_map>
+
+#include "ir/interpreter.h"
+
+namespace inrarch::hls {
+
+using dataflow::Kind;
+
+bool Scaling::any() const {
+  auto nonzero = [](int k) { return k != 0; };
+  if (std::any_of(stream_exp.begin(), stream_exp.end(), nonzero)) return true;
+  return std::any_of(operand_exp.begin(), operand_exp.end(), [&](const std::vector<int>& v) {
+    return std::any_of(v.begin(), v.end(), nonzero);
+  });
+}
+
+int scale_exponent(double magnitude, const NumberType& type, int margin_bits) {
+  if (!(magnitude > 0) || !std::isfinite(magnitude)) return 0;
+  const int top = type.int_bits - 1 - margin_bits;  // keep max|stored| <= 2^top
+  int k = static_cast<int>(std::floor(top - std::log2(magnitude)));
+  // Never beyond what the accumulator (twice the fraction bits) can realign.
+  return std::clamp(k, -type.width, type.width);
+}
+
+namespace {
+
+struct UnionFind {
+  std::vector<size_t> parent;
+  explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  size_t find(size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  void unite(size_t a, size_t b) { parent[find(a)] = find(b); }
+};
+
+bool moves_data(Kind k) {
+  return k == Kind::Copy || k == Kind::Gather || k == Kind::Transpose || k == Kind::Permute;
+}
+
+// max|value| of every stream's value and every constant operand, from the interpreter.
+struct Ranges {
+  std::vector<double> stream;
+  std::vector<std::vector<double>> operand;  // constant operands only (streams: 0)
+};
+
+double max_abs(const Tensor& t) {
+  double m = 0;
+  for (double v : t.data) m = std::max(m, std::fabs(v));
+  return m;
+}
+
+Ranges value_ranges(const dataflow::Design& d, const ir::Bundle& b) {
+  std::vector<ir::NodeId> nodes;
+  std::unordered_map<ir::NodeId, size_t> slot;
+  auto want = [&](ir::NodeId n) {
+    if (slot.emplace(n, nodes.size()).second) nodes.push_back(n);
+  };
+  for (const auto& s : d.streams) want(d.processes[s.producer].node);
+  for (const auto& p : d.processes)
+    for (const auto& od : p.operands)
+      if (od.stream < 0 && !od.splat && od.static_node != ir::kNoNode) want(od.static_node);
+  std::vector<Tensor> values = ir::evaluate_nodes(b.graph, nodes, b.inputs, b.params);
+  Ranges r;
+  for (const auto& s : d.streams)
+    r.stream.push_back(max_abs(values[slot.at(d.processes[s.producer].node)]));
+  for (const auto& p : d.processes) {
+    r.operand.emplace_back();
+    for (const auto& od : p.operands) {
+      double m = 0;
+      if (od.stream < 0 && od.splat) m = std::fabs(*od.splat);
+      else if (od.stream < 0 && od.static_node != ir::kNoNode) m = max_abs(values[slot.at(od.static_node)]);
+      r.operand.back().push_back(m);
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const NumberType& type,
+                        int margin_bits) {
+  Scaling sc;
+  sc.stream_exp.assign(d.streams.size(), 0);
+  for (const auto& p : d.processes) sc.operand_exp.emplace_back(p.operands.size(), 0);
+  if (type.kind != NumberType::Fixed || d.streams.empty()) return sc;
+  const Ranges r = value_ranges(d, b);
+
+  UnionFind uf(d.streams.size() + 1);
+  const size_t pinned = d.streams.size();  // the class of true values (ports)
+  for (const auto& p : d.processes) {
+    std::vector<dataflow::StreamId> io(p.inputs);
+    io.insert(io.end(), p.outputs.begin(), p.outputs.end());
+    bool pin = p.kind == Kind::Source || p.kind == Kind::Sink || p.kind == Kind::Custom;
+    for (auto s : io) {
+      if (pin) uf.unite(static_cast<size_t>(s), pinned);
+      else if (moves_data(p.kind)) uf.unite(static_cast<size_t>(s), static_cast<size_t>(io.front()));
+    }
+  }
+  std::unordered_map<size_t, int> class_exp;
+  for (size_t s = 0; s < d.streams.size(); ++s) {
+    int k = r.stream[s] > 0 ? scale_exponent(r.stream[s], type, margin_bits) : type.width;
+    auto [it, fresh] = class_exp.emplace(uf.find(s), k);
+    if (!fresh) it->second = std::min(it->second, k);
+  }
+  for (size_t s = 0; s < d.streams.size(); ++s) {
+    size_t c = uf.find(s);
+    int k = class_exp.at(c);
+    sc.stream_exp[s] = c == uf.find(pinned) || k == type.width ? 0 : k;  // all-zero class: 0
+  }
+  for (size_t p = 0; p < d.processes.size(); ++p) {
+    const auto& proc = d.processes[p];
+    bool arithmetic = proc.kind == Kind::Unary || proc.kind == Kind::Binary || proc.kind == Kind::Mm;
+    if (!arithmetic && proc.kind != Kind::Gather) continue;  // sources: true values
+    for (size_t k = 0; k < proc.operands.size(); ++k) {
+      const auto& od = proc.operands[k];
+      int& e = sc.operand_exp[p][k];
+      if (od.stream >= 0) e = sc.stream_exp[od.stream];
+      else if (arithmetic) e = scale_exponent(r.operand[p][k], type, margin_bits);
+      else e = sc.stream_exp[proc.outputs.at(0)];  // a constant part of moved data
+    }
+  }
+  return sc;
+}
+
+}  // namespace inrarch::hls

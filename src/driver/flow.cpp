@@ -14,7 +14,7 @@
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
-#include "driver/staging.h"
+#include "ir/staging.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
 #include "passes/pipeline.h"
@@ -130,7 +130,7 @@ nlohmann::json compile(const CompileOptions& o) {
   if (o.out_dir.empty()) throw Error("compile: no output folder (-o)");
   if (o.builtin_insp.has_value() == !o.bundle_dir.empty())
     throw Error("compile: give either a bundle folder or --builtin, not both or neither");
-  StagingDir staging(o.out_dir);
+  StagingDir staging(o.out_dir, "report.json", "compile output");
   FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}};
   s.report["tool"] = {{"name", "inrarch"}, {"version", "0.1"}};
   auto t0 = Clock::now();

@@ -1,14 +1,13 @@
-// Model bundles: loading checks every input/param .npy against its graph node; saving writes
-// a temporary sibling folder and renames it into place, so a failed save never leaves a
-// half-written folder that looks like a bundle. graph.json is in json_io.cpp, .npy in npy.cpp.
+// Model bundles: loading checks every input/param .npy against its graph node; saving stages
+// the folder (ir/staging.h), so a failed save never leaves a half-written folder that looks
+// like a bundle. graph.json is in json_io.cpp, .npy in npy.cpp.
 #include "ir/bundle.h"
-
-#include <random>
 
 #include <fmt/format.h>
 
 #include "ir/error.h"
 #include "ir/io_detail.h"
+#include "ir/staging.h"
 #include "ir/text.h"
 
 namespace inrarch::ir {
@@ -84,30 +83,6 @@ void write_folder(const Bundle& b, const fs::path& root) {
   }
 }
 
-std::string random_suffix() {
-  std::random_device rd;
-  return fmt::format("{:08x}", rd());
-}
-
-// Moves `tmp` to `dir`, replacing an existing `dir` only once `tmp` is complete.
-void commit(const fs::path& tmp, const fs::path& dir) {
-  if (!fs::exists(dir)) {
-    fs::rename(tmp, dir);
-    return;
-  }
-  const fs::path old = dir.parent_path() / fmt::format(".{}.old-{}", dir.filename().string(), random_suffix());
-  fs::rename(dir, old);
-  try {
-    fs::rename(tmp, dir);
-  } catch (...) {
-    std::error_code ec;
-    fs::rename(old, dir, ec);
-    throw;
-  }
-  std::error_code ec;
-  fs::remove_all(old, ec);
-}
-
 }  // namespace
 
 Bundle load_bundle(const fs::path& dir) {
@@ -130,24 +105,13 @@ Bundle load_bundle(const fs::path& dir) {
   return b;
 }
 
-void save_bundle(const Bundle& b, const fs::path& dir_in) {
-  fs::path dir = dir_in.lexically_normal();
-  if (!dir.has_filename()) dir = dir.parent_path();  // "out/" -> "out"
+void save_bundle(const Bundle& b, const fs::path& dir) {
   check_complete(b, dir);
-  std::error_code ec;
-  if (fs::exists(dir, ec)) {
-    // Never replace something that is not a bundle: `-o ~` must not wipe a home folder.
-    if (!fs::is_directory(dir, ec)) throw Error(fmt::format("{}: exists and is not a folder", dir.string()));
-    if (!fs::is_empty(dir, ec) && !fs::exists(dir / "graph.json", ec))
-      throw Error(fmt::format("{}: refusing to replace a non-empty folder that is not a bundle", dir.string()));
-  }
-  const fs::path tmp = dir.parent_path() / fmt::format(".{}.tmp-{}", dir.filename().string(), random_suffix());
   try {
-    if (!dir.parent_path().empty()) fs::create_directories(dir.parent_path());
-    write_folder(b, tmp);
-    commit(tmp, dir);
+    StagingDir stage(dir, "graph.json", "bundle");
+    write_folder(b, stage.path());
+    stage.commit();
   } catch (const std::exception& e) {
-    fs::remove_all(tmp, ec);
     throw Error(fmt::format("{}: cannot save bundle: {}", dir.string(), e.what()));
   }
 }

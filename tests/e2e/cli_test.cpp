@@ -100,6 +100,23 @@ TEST_F(CliTest, FailedCompileLeavesNoOutputFolder) {
     EXPECT_EQ(e.path().filename().string().find(".out.partial"), std::string::npos) << e.path();
 }
 
+// -o never wipes a folder that is not an earlier compile output; an earlier output is replaced.
+TEST_F(CliTest, CompileReplacesOnlyItsOwnOutput) {
+  fs::create_directories(dir_ / "home");
+  std::ofstream(dir_ / "home" / "notes.txt") << "keep me";
+  const std::string quick = "compile --builtin insp --batch 2 --width 8 -q --no-csim -o ";
+  RunResult r = run(quick + path("home"));
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("refusing to replace"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(dir_ / "home" / "notes.txt"));
+  ASSERT_EQ(run(quick + path("out")).code, 0);
+  std::ofstream(dir_ / "out" / "stale.txt") << "from the first run";
+  RunResult again = run(quick + path("out"));
+  EXPECT_EQ(again.code, 0) << again.output;
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "report.json"));
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "stale.txt"));
+}
+
 TEST_F(CliTest, BadArgumentsExitNonZero) {
   EXPECT_NE(run("model insp --order 99 -o " + path("x")).code, 0);
   EXPECT_NE(run("model insp --batch 0 -o " + path("x")).code, 0);

@@ -10,10 +10,9 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <unistd.h>
 
 #include "ir/error.h"
+#include "ir/staging.h"
 
 namespace inrarch::backend::mlir {
 
@@ -275,24 +274,7 @@ std::string emit_mlir(const ir::Graph& g, const MlirOptions& opt, const ir::Tens
 void write_design_mlir(const ir::Bundle& b, const std::filesystem::path& file,
                        const MlirOptions& opt) {
   const std::string text = emit_mlir(b.graph, opt, &b.params);
-  std::filesystem::path tmp = file;
-  tmp += fmt::format(".tmp-{}", ::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << text;
-    f.flush();
-    if (!f) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw Error(fmt::format("{}: cannot write", tmp.string()));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error(fmt::format("{}: cannot write: {}", file.string(), ec.message()));
-  }
+  write_file_atomic(file, text);
 }
 
 }  // namespace inrarch::backend::mlir

@@ -3,6 +3,8 @@ the INSP export of test_insp.py, at a small size, compiled by `inrarch compile` 
 simulations for fixed<32,10> (max abs error <= 1e-3) and float (max relative error <= 1e-4).
 One export per model serves both number types. The golden values are PyTorch's float64
 outputs, written by the exporter, not by the code under test."""
+import sys
+
 import torch
 
 from tests.test_mlps import mixed_net, relu_net, setup, tanh_pinn
@@ -25,6 +27,8 @@ class HlsModelCsimTest(TmpDirTest):
                 for mode in ("csim", "threaded", "trace"):
                     self.assertTrue(v[mode]["pass"], f"{mode}: {v[mode]}")
                 self.assertEqual(v["csim"]["type"], number_type)
+                print(f"\n  {name} {number_type}: max abs error {v['csim']['max_abs_error']:.3e}, "
+                      f"max rel error {v['csim']['max_rel_error']:.3e}", file=sys.stderr)
                 self.assertLessEqual(v["csim"][key], bound, v["csim"])
 
     def export_mlp(self, name, fn, sizes, seed, extra=None):

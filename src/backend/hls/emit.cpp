@@ -42,8 +42,7 @@ std::string literal(double v) {
 
 Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt) {
   Ctx c{d, b, opt, {}, {}, {}};
-  if (opt.pow2_scaling) c.scale = compute_scaling(d, b, opt.type);
-  else c.scale = compute_scaling(d, b, NumberType{NumberType::Double});  // all zero
+  c.scale = opt.pow2_scaling ? compute_scaling(d, b, opt.type) : Scaling::none(d);
   for (const auto& s : d.streams) {
     const auto& prod = d.processes[s.producer];
     const auto& cons = d.processes[s.consumer];

@@ -21,6 +21,13 @@ bool Scaling::any() const {
   });
 }
 
+Scaling Scaling::none(const dataflow::Design& d) {
+  Scaling sc;
+  sc.stream_exp.assign(d.streams.size(), 0);
+  for (const auto& p : d.processes) sc.operand_exp.emplace_back(p.operands.size(), 0);
+  return sc;
+}
+
 int scale_exponent(double magnitude, const NumberType& type, int margin_bits) {
   if (!(magnitude > 0) || !std::isfinite(magnitude)) return 0;
   const int top = type.int_bits - 1 - margin_bits;  // keep max|stored| <= 2^top
@@ -87,9 +94,7 @@ Ranges value_ranges(const dataflow::Design& d, const ir::Bundle& b) {
 
 Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const NumberType& type,
                         int margin_bits) {
-  Scaling sc;
-  sc.stream_exp.assign(d.streams.size(), 0);
-  for (const auto& p : d.processes) sc.operand_exp.emplace_back(p.operands.size(), 0);
+  Scaling sc = Scaling::none(d);
   if (type.kind != NumberType::Fixed || d.streams.empty()) return sc;
   const Ranges r = value_ranges(d, b);
 

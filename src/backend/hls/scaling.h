@@ -25,6 +25,7 @@ struct Scaling {
   std::vector<int> stream_exp;                // per stream: stored = value * 2^k
   std::vector<std::vector<int>> operand_exp;  // per process, per operand slot (streams too)
   bool any() const;                           // some exponent is not zero
+  static Scaling none(const dataflow::Design& d);  // every exponent zero
 };
 
 // Exponents for design d on bundle b's inputs (values from the reference interpreter).

@@ -2,7 +2,7 @@
 // analysis and each FIFO sizing method, for gradient order 1 and 2 at batch 64, plus the
 // table min vs paper vs unbounded (latency, FIFO bits). Plain main (wall-clock times of
 // whole stages matter here, not micro-iterations).
-//   build-df/bench_dataflow [--orders 1,2] [--batch 64] [--width 256] [--mm-par 1] [--raw] [--chain]
+//   build-df/bench_dataflow [--orders 1,2] [--batch 64] [--width 256] [--mm-par 1] [--raw] [--star|--chain]
 #include <sys/resource.h>
 
 #include <chrono>
@@ -38,7 +38,7 @@ struct Args {
   std::vector<int> orders{1, 2};
   int64_t batch = 64, width = 256, mm_par = 1, block = 1;
   bool raw = false;  // skip the optimizer
-  bool chain = false;  // Fanout::Chain
+  Fanout fanout = LowerOptions{}.fanout;
 };
 
 void run(int order, const Args& a) {
@@ -52,7 +52,7 @@ void run(int order, const Args& a) {
   LowerOptions lo;
   lo.mm_par = a.mm_par;
   lo.block = a.block;
-  lo.fanout = a.chain ? Fanout::Chain : Fanout::Star;
+  lo.fanout = a.fanout;
   Design d = lower(g, lo);
   double t2 = now();
   EventGraph eg(d);
@@ -63,7 +63,7 @@ void run(int order, const Args& a) {
   Resolution at2 = eg.resolve(std::vector<int64_t>(d.streams.size(), 2));
   std::printf("INSP order %d, batch %lld, width %lld, mm_par %lld, fanout %s%s\n", order,
               (long long)a.batch, (long long)a.width, (long long)a.mm_par,
-              a.chain ? "chain" : "star", a.raw ? " (raw graph)" : "");
+              a.fanout == Fanout::Chain ? "chain" : "star", a.raw ? " (raw graph)" : "");
   std::printf("  graph %.2f s | lower %.3f s: %zu processes, %zu streams | event graph build %.3f s:"
               " %lld events, %lld FIFO ops\n", t1 - t0, t2 - t1, d.processes.size(),
               d.streams.size(), t3 - t2, (long long)eg.events(), (long long)eg.fifo_ops());
@@ -109,7 +109,8 @@ int main(int argc, char** argv) {
     else if (k == "--mm-par") a.mm_par = std::stoll(next());
     else if (k == "--block") a.block = std::stoll(next());
     else if (k == "--raw") a.raw = true;
-    else if (k == "--chain") a.chain = true;
+    else if (k == "--chain") a.fanout = Fanout::Chain;
+    else if (k == "--star") a.fanout = Fanout::Star;
     else { std::fprintf(stderr, "unknown argument %s\n", argv[i]); return 2; }
   }
   for (int o : a.orders) run(o, a);

@@ -31,7 +31,7 @@ struct AnalyzeArgs {
   bool optimize = false;
   bool deepen = false;
   std::string fifo_opt;
-  std::string fanout = "star";
+  std::string fanout = "chain";
   double alpha = 0.01;
 };
 
@@ -129,7 +129,7 @@ void register_analyze(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--block", args->block, "Elements per stream beat")->capture_default_str();
   cmd->add_option("--mm-par", args->mm_par, "Parallel MACs per mm")->capture_default_str();
-  cmd->add_option("--fanout", args->fanout, "Fan-out: star (one N-way copy) or chain (2-way copies)")
+  cmd->add_option("--fanout", args->fanout, "Fan-out: star (one N-way copy) or chain (copies in order of consumer lag)")
       ->check(CLI::IsMember({"star", "chain"}))
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print JSON");

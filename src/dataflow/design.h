@@ -90,8 +90,9 @@ struct Stream {
 };
 
 // How a value read by k > 1 consumers fans out. Star: one copy with k outputs (the paper's
-// copy_stream). Chain: k-1 two-output copies in consumer order (copy i feeds consumer i and
-// copy i+1), so a lag that several late consumers share can be buffered once, on a link.
+// copy_stream). Chain (default): copies in order of the consumers' lag (copy i feeds the
+// consumers of lag group i and copy i+1; lock-step consumers form one group), so a lag that
+// several later consumers share is buffered once, on a link (see lower.cpp).
 enum class Fanout : uint8_t { Star, Chain };
 
 struct LowerOptions {
@@ -99,7 +100,7 @@ struct LowerOptions {
   int64_t mm_par = 1;     // parallel MACs per mm
   int32_t elem_bits = 32;
   int64_t depth = 2;      // initial FIFO depth of every stream
-  Fanout fanout = Fanout::Star;
+  Fanout fanout = Fanout::Chain;
 };
 
 struct Design {

@@ -43,8 +43,10 @@ struct Ctx {
   Clock::time_point start = Clock::now(), last_note = Clock::now();
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+  int64_t work = 0;  // FIFO ops of every resolve so far: the deterministic budget's clock
   Resolution resolve(const std::vector<int64_t>& d, int64_t abort_above = INT64_MAX) {
     ++res.resolves;
+    work += eg.fifo_ops();
     return eg.resolve(d, ResolveOptions{abort_above});
   }
   bool ok(const Resolution& r) const { return !r.deadlock && !r.aborted && r.latency <= res.bound; }
@@ -59,12 +61,14 @@ struct Ctx {
   }
 };
 
-// Paper's greedy; returns the constrained set resolved to observed depths.
-std::vector<int64_t> paper(Ctx& c, TimeSnapshot x) {
+// Paper's greedy over the streams in `order` (paper: design order); returns the
+// constrained set resolved to observed depths.
+std::vector<int64_t> greedy(Ctx& c, TimeSnapshot x, const std::vector<size_t>& order) {
   size_t S = c.eg.design().streams.size();
   std::vector<int64_t> d(S, kUnbounded);
-  for (size_t s = 0; s < S; ++s) {
-    c.note("stream", s, S);
+  for (size_t i = 0; i < S; ++i) {
+    size_t s = order[i];
+    c.note("stream", i, S);
     if (c.eg.observed_depth(x, static_cast<StreamId>(s)) <= 2) {  // certified by x
       d[s] = 2;
       ++c.res.certified;
@@ -75,7 +79,7 @@ std::vector<int64_t> paper(Ctx& c, TimeSnapshot x) {
     else d[s] = kUnbounded;
   }
   Resolution r = c.resolve(d);
-  INRARCH_ASSERT(c.ok(r), "paper sizing: accepted constraints violate the bound");
+  INRARCH_ASSERT(c.ok(r), "greedy sizing: accepted constraints violate the bound");
   std::vector<int64_t> obs = c.eg.observed_depths();
   for (size_t s = 0; s < S; ++s) d[s] = std::max<int64_t>(2, obs[s]);
   return d;
@@ -115,11 +119,13 @@ void certify(Ctx& c, EventGraph& mirror, std::vector<int64_t>& d) {
   }
 }
 
-bool out_of_time(const Ctx& c, double t0) { return c.elapsed() - t0 > c.opt.shrink_seconds; }
+// The shrink phase's budget counts resolved FIFO ops, not seconds, so the result does not
+// depend on the machine or its load.
+bool out_of_time(const Ctx& c, int64_t w0) { return c.work - w0 > c.opt.shrink_fifo_ops; }
 
 // Tries depth 2 for a group of streams at once, halving the group on failure.
-void try_twos(Ctx& c, std::vector<int64_t>& d, std::vector<size_t> group, double t0) {
-  if (group.empty() || out_of_time(c, t0)) return;
+void try_twos(Ctx& c, std::vector<int64_t>& d, std::vector<size_t> group, int64_t w0) {
+  if (group.empty() || out_of_time(c, w0)) return;
   std::vector<int64_t> keep = d;
   for (size_t s : group) d[s] = 2;
   if (c.ok(c.resolve(d, c.res.bound))) {
@@ -129,23 +135,23 @@ void try_twos(Ctx& c, std::vector<int64_t>& d, std::vector<size_t> group, double
   d = keep;
   if (group.size() == 1) return;
   size_t half = group.size() / 2;
-  try_twos(c, d, {group.begin(), group.begin() + half}, t0);
-  try_twos(c, d, {group.begin() + half, group.end()}, t0);
+  try_twos(c, d, {group.begin(), group.begin() + half}, w0);
+  try_twos(c, d, {group.begin() + half, group.end()}, w0);
 }
 
 // Greedy shrinking, largest FIFO first: depth 2, else binary search in [3, d) (above 2 a
 // deeper FIFO only drops WAR edges: feasibility and latency are monotone there).
-void shrink_largest(Ctx& c, std::vector<int64_t>& d, double t0) {
+void shrink_largest(Ctx& c, std::vector<int64_t>& d, int64_t w0) {
   size_t S = d.size();
   std::vector<size_t> order(S);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return c.bits(d, a) > c.bits(d, b); });
-  for (size_t i = 0; i < S && !out_of_time(c, t0); ++i) {
+  for (size_t i = 0; i < S && !out_of_time(c, w0); ++i) {
     size_t s = order[i];
     c.note("shrink", i, S);
     int64_t lo = 2, hi = d[s];  // invariant: hi feasible; depths < lo known infeasible
-    while (lo < hi && !out_of_time(c, t0)) {
+    while (lo < hi && !out_of_time(c, w0)) {
       int64_t cand = lo == 2 ? 2 : lo + (hi - lo) / 2;
       d[s] = cand;
       if (c.ok(c.resolve(d, c.res.bound))) {
@@ -159,28 +165,92 @@ void shrink_largest(Ctx& c, std::vector<int64_t>& d, double t0) {
   }
 }
 
+// The largest depth below d whose FIFO needs fewer BRAM18K (BRAM18K is monotone in depth),
+// or d when none does (a shift register).
+int64_t below_bram_step(const Stream& st, int64_t d) {
+  int64_t w = st.width_bits(), b = fifo_bram18k(w, d);
+  if (b == 0) return d;
+  int64_t lo = 2, hi = d;  // fifo_bram18k(w, lo) < b == fifo_bram18k(w, hi)
+  while (hi - lo > 1) {
+    int64_t mid = lo + (hi - lo) / 2;
+    (fifo_bram18k(w, mid) < b ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+// BRAM18K pass: FIFOs a little above a BRAM18K step (e.g. depth 1025 = 4 blocks at 32 bits,
+// 1024 = 2) try the depth just below it; the smallest relative cuts first, up to a quarter
+// of the depth (a deeper cut of a lag buffer rarely fits the bound).
+void shrink_bram(Ctx& c, std::vector<int64_t>& d, int64_t w0) {
+  const auto& streams = c.eg.design().streams;
+  std::vector<std::pair<double, size_t>> cand;
+  for (size_t s = 0; s < d.size(); ++s) {
+    int64_t to = below_bram_step(streams[s], d[s]);
+    double cut = double(d[s] - to) / double(d[s]);
+    if (to < d[s] && cut <= 0.25) cand.push_back({cut, s});
+  }
+  std::sort(cand.begin(), cand.end());
+  for (size_t i = 0; i < cand.size() && !out_of_time(c, w0); ++i) {
+    size_t s = cand[i].second;
+    int64_t keep = d[s];
+    d[s] = below_bram_step(streams[s], d[s]);  // d may have shrunk since
+    if (d[s] < keep && c.ok(c.resolve(d, c.res.bound))) shrink_to(c, nullptr, d);
+    else d[s] = keep;
+  }
+}
+
+std::vector<size_t> design_order(size_t S) {
+  std::vector<size_t> o(S);
+  std::iota(o.begin(), o.end(), 0);
+  return o;
+}
+
+// The greedy's order for min: the copies' consumer-side outputs first (design order among
+// them), then the rest. Pinning those at depth 2 leaves a fan-out's lag to the streams in
+// front of the copies, where on a chain (Fanout::Chain) it is held once per lag step
+// instead of once per consumer; the paper's design order pins the chain links first (the
+// unbounded schedule certifies them) and so ends up buffering like a star.
+std::vector<size_t> min_order(const Design& d) {
+  std::vector<size_t> o = design_order(d.streams.size());
+  std::stable_partition(o.begin(), o.end(), [&](size_t s) {
+    return d.processes[d.streams[s].producer].kind == Kind::Copy &&
+           d.processes[d.streams[s].consumer].kind != Kind::Copy;
+  });
+  return o;
+}
+
+// BRAM18K first (the scarce resource on the FPGA), then bits. Both vectors are finite.
+bool cheaper(const Ctx& c, const std::vector<int64_t>& x, const std::vector<int64_t>& y) {
+  MemoryReport mx = memory(c.eg.design(), x), my = memory(c.eg.design(), y);
+  return mx.bram18k != my.bram18k ? mx.bram18k < my.bram18k : mx.fifo_bits <= my.fifo_bits;
+}
+
 std::vector<int64_t> min_depths(Ctx& c, TimeSnapshot peak_times) {
   size_t S = c.eg.design().streams.size();
   EventGraph mirror = c.eg.mirrored();
   std::vector<int64_t> a(S, kUnbounded);
   certify(c, mirror, a);
   std::vector<int64_t> b = a;
-  if (c.opt.min_from_paper) {
-    b = paper(c, std::move(peak_times));
+  if (c.opt.min_greedy_start) {
+    b = greedy(c, std::move(peak_times), min_order(c.eg.design()));
     certify(c, mirror, b);
   }
-  std::vector<int64_t> d = total_bits(c, a) <= total_bits(c, b) ? a : b;
-  double t0 = c.elapsed();
+  // Shrinking below never raises BRAM18K (monotone in depth), so the choice here bounds it.
+  std::vector<int64_t> d = cheaper(c, a, b) ? a : b;
+  int64_t w0 = c.work;
   std::vector<size_t> small;
   for (size_t s = 0; s < S; ++s)
     if (d[s] > 2 && d[s] <= 16) small.push_back(s);
-  try_twos(c, d, small, t0);
+  try_twos(c, d, small, w0);
+  shrink_bram(c, d, w0);
   int64_t grouped = total_bits(c, d);
-  shrink_largest(c, d, t0);
+  shrink_largest(c, d, w0);
   if (c.opt.progress)
-    std::fprintf(stderr, "fifo min: bits from unbounded %lld, from paper %lld, small to 2 %lld, "
-                 "shrunk %lld\n", (long long)total_bits(c, a), (long long)total_bits(c, b),
-                 (long long)grouped, (long long)total_bits(c, d));
+    std::fprintf(stderr, "fifo min: bits (BRAM18K) from unbounded %lld (%lld), greedy %lld (%lld), "
+                 "small to 2 + BRAM steps %lld, shrunk %lld (%lld)\n", (long long)total_bits(c, a),
+                 (long long)memory(c.eg.design(), a).bram18k, (long long)total_bits(c, b),
+                 (long long)memory(c.eg.design(), b).bram18k, (long long)grouped,
+                 (long long)total_bits(c, d), (long long)memory(c.eg.design(), d).bram18k);
   return d;
 }
 
@@ -205,7 +275,7 @@ SizingResult size_fifos(EventGraph& eg, const SizingOptions& opt) {
   c.res.unbounded_observed = eg.observed_depths();
   switch (opt.method) {
     case FifoMethod::None: c.res.depths.assign(S, 2); break;
-    case FifoMethod::Paper: c.res.depths = paper(c, std::move(x)); break;
+    case FifoMethod::Paper: c.res.depths = greedy(c, std::move(x), design_order(S)); break;
     case FifoMethod::Min: c.res.depths = min_depths(c, std::move(x)); break;
   }
   c.res.final = c.resolve(c.res.depths);

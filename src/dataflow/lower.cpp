@@ -6,12 +6,19 @@
 //    sinks last, in output order.
 // 3. Create streams consumer by consumer, operand slot by slot, so that a copy's outputs
 //    come in the order of its consumers (that is its round-robin order).
+// Chain fan-out: the chain's consumer order comes from a star lowering resolved with all
+//    FIFOs unbounded, earliest mean read time first; consumers in lock step share a copy
+//    (a link between them would hold nothing). Each link of the chain then holds only
+//    the lag between two successive consumers, so a beat read at lags s1 < s2 < s3 needs
+//    about s3 beats of FIFO instead of s1 + s2 + s3 (the star's three copies).
 #include "dataflow/lower.h"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "dataflow/event_graph.h"
 #include "dataflow/schedule.h"
 #include "ir/error.h"
 
@@ -71,6 +78,21 @@ Kind kernel_kind(const ir::Node& n, const std::vector<bool>& st) {
   }
 }
 
+// Chain fan-out of one value: the group (chain position) of each of its consumers, by link
+// order. Consumers that read in lock step (equal mean read time) share a group, i.e. one copy
+// (a star within the group): a link between them would hold nothing but cost a FIFO.
+using ChainPos = std::unordered_map<ir::NodeId, std::vector<size_t>>;
+
+size_t chain_copies(const ChainPos* pos, ir::NodeId v, int fanout) {
+  if (!pos || !pos->count(v)) return static_cast<size_t>(fanout - 1);
+  const auto& grp = pos->at(v);
+  size_t last = *std::max_element(grp.begin(), grp.end());
+  // A lone last consumer shares the previous group's copy (as in a plain chain); a last
+  // group of several gets its own copy, so their common lag is held once, on the link.
+  if (last == 0 || std::count(grp.begin(), grp.end(), last) > 1) return last + 1;
+  return last;
+}
+
 struct Builder {
   const ir::Graph& g;
   const LowerOptions& opt;
@@ -81,6 +103,7 @@ struct Builder {
   std::unordered_map<ir::NodeId, std::vector<ProcessId>> copy_of;  // its copies, when fanned out
   std::unordered_map<ir::NodeId, size_t> linked;  // consumers of a value linked so far
   std::unordered_map<ir::NodeId, int> fanout;
+  const ChainPos* chain_pos = nullptr;  // chain fan-out only
 
   void make_kernel(ir::NodeId v) {
     const auto& n = g.node(v);
@@ -125,7 +148,9 @@ struct Builder {
     ProcessId prod = proc_of.at(v);
     if (copy_of.count(v)) {  // star: the one copy; chain: consumer j on copy min(j, k-1)
       const auto& copies = copy_of.at(v);
-      prod = copies[std::min(linked[v]++, copies.size() - 1)];
+      size_t j = linked[v]++;
+      if (chain_pos && chain_pos->count(v)) j = chain_pos->at(v)[j];
+      prod = copies[std::min(j, copies.size() - 1)];
     }
     Stream s;
     s.name = "s_" + d.processes[prod].name + "__" + d.processes[consumer].name;
@@ -144,20 +169,11 @@ struct Builder {
   }
 };
 
-}  // namespace
-
-int64_t stream_block(const ir::Shape& shape, int64_t requested) {
-  int64_t last = shape.empty() ? 1 : shape.back();
-  for (int64_t b = std::max<int64_t>(1, std::min(requested, last)); b > 1; --b)
-    if (last % b == 0) return b;
-  return 1;
-}
-
-Design lower(const ir::Graph& g, const LowerOptions& options) {
-  if (g.outputs().empty()) throw Error("lower: graph '" + g.name() + "' has no outputs");
-  if (options.block < 1 || options.mm_par < 1 || options.elem_bits < 1)
-    throw Error("lower: block, mm_par and elem_bits must be >= 1");
-  Builder b{g, options, {}, {}, {}, {}, {}, {}};
+// Processes in live order (a copy or chain of copies right after a fanned-out value), sinks
+// last.
+void make_processes(Builder& b) {
+  const ir::Graph& g = b.g;
+  const LowerOptions& options = b.opt;
   b.d.options = options;
   std::vector<ir::NodeId> live = ir::live_nodes(g);
   b.st = static_nodes(g, live);
@@ -177,8 +193,10 @@ Design lower(const ir::Graph& g, const LowerOptions& options) {
     if (n.op == ir::Op::Input || const_outputs.count(v)) b.make_source(v);
     else if (!b.st[v]) b.make_kernel(v);
     else continue;
-    int copies = b.fanout[v] <= 1 ? 0 : options.fanout == Fanout::Star ? 1 : b.fanout[v] - 1;
-    for (int k = 0; k < copies; ++k) {
+    size_t copies = b.fanout[v] <= 1               ? 0
+                    : options.fanout == Fanout::Star ? 1
+                                                     : chain_copies(b.chain_pos, v, b.fanout[v]);
+    for (size_t k = 0; k < copies; ++k) {
       Process c;
       c.kind = Kind::Copy;
       c.node = v;
@@ -193,7 +211,12 @@ Design lower(const ir::Graph& g, const LowerOptions& options) {
     s.name = "out_" + sanitize(out.name);
     b.d.add_process(std::move(s));
   }
-  // Streams, consumer by consumer; sinks are the last |outputs| processes.
+}
+
+// Streams, consumer by consumer; sinks are the last |outputs| processes.
+void make_streams(Builder& b) {
+  const ir::Graph& g = b.g;
+  const LowerOptions& options = b.opt;
   size_t first_sink = b.d.processes.size() - g.outputs().size();
   for (size_t pi = 0; pi < b.d.processes.size(); ++pi) {
     const Process& p = b.d.processes[pi];
@@ -220,9 +243,67 @@ Design lower(const ir::Graph& g, const LowerOptions& options) {
         if (!b.st[ops[slot]]) b.link(ops[slot], id, static_cast<int>(slot));
     }
   }
+}
+
+Design lower_with(const ir::Graph& g, const LowerOptions& options, const ChainPos* chain_pos) {
+  Builder b{g, options, {}, {}, {}, {}, {}, {}, {}, chain_pos};
+  make_processes(b);
+  make_streams(b);
   for (size_t pi = 0; pi < b.d.processes.size(); ++pi)
     b.d.processes[pi].buffer_bits = kernel_buffer_bits(b.d, static_cast<ProcessId>(pi));
   return std::move(b.d);
+}
+
+// For each value with >= 3 consumers: its consumers (in link order) grouped and ranked by
+// mean read time in the unbounded resolve of the star design `star`.
+ChainPos chain_positions(const Design& star) {
+  auto wide = [](const Process& p) { return p.kind == Kind::Copy && p.outputs.size() >= 3; };
+  ChainPos pos;
+  if (std::none_of(star.processes.begin(), star.processes.end(), wide)) return pos;  // = star
+  EventGraph eg(star);
+  Resolution r = eg.resolve(std::vector<int64_t>(star.streams.size(), kUnbounded));
+  if (r.deadlock) return pos;  // a schedule cycle: keep consumer order
+  for (const Process& p : star.processes) {
+    if (!wide(p)) continue;
+    std::vector<double> mean;
+    for (StreamId s : p.outputs) {
+      auto t = eg.read_times(s);
+      double sum = 0;
+      for (uint32_t x : t) sum += x;
+      mean.push_back(t.empty() ? 0 : sum / double(t.size()));
+    }
+    std::vector<size_t> by_time(mean.size()), rank(mean.size());
+    std::iota(by_time.begin(), by_time.end(), 0);
+    std::stable_sort(by_time.begin(), by_time.end(),
+                     [&](size_t a, size_t b) { return mean[a] < mean[b]; });
+    size_t group = 0;
+    for (size_t k = 0; k < by_time.size(); ++k) {
+      if (k > 0 && mean[by_time[k]] - mean[by_time[k - 1]] >= 0.5) ++group;
+      rank[by_time[k]] = group;
+    }
+    pos[p.node] = std::move(rank);
+  }
+  return pos;
+}
+
+}  // namespace
+
+int64_t stream_block(const ir::Shape& shape, int64_t requested) {
+  int64_t last = shape.empty() ? 1 : shape.back();
+  for (int64_t b = std::max<int64_t>(1, std::min(requested, last)); b > 1; --b)
+    if (last % b == 0) return b;
+  return 1;
+}
+
+Design lower(const ir::Graph& g, const LowerOptions& options) {
+  if (g.outputs().empty()) throw Error("lower: graph '" + g.name() + "' has no outputs");
+  if (options.block < 1 || options.mm_par < 1 || options.elem_bits < 1)
+    throw Error("lower: block, mm_par and elem_bits must be >= 1");
+  if (options.fanout != Fanout::Chain) return lower_with(g, options, nullptr);
+  LowerOptions star = options;
+  star.fanout = Fanout::Star;
+  ChainPos pos = chain_positions(lower_with(g, star, nullptr));
+  return lower_with(g, options, &pos);
 }
 
 }  // namespace inrarch::dataflow

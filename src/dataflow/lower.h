@@ -7,14 +7,15 @@
 namespace inrarch::dataflow {
 
 // One process per live non-leaf node that depends on an input (a "kernel"), a source per
-// live input, a sink per output, and a copy process after every value read by more than one
-// consumer (1:N, round-robin in consumer order). Nodes that depend on no input (params,
+// live input, a sink per output, and copy processes after every value read by more than one
+// consumer (options.fanout: one 1:N copy, or a chain of copies ordered by consumer lag, which
+// costs one more lowering and an unbounded resolve of its event graph). Nodes that depend on no input (params,
 // constants and subtrees of them, e.g. transpose(W)) are not lowered: the consuming kernel
 // holds them (a splat becomes a scalar parameter, anything else a ROM). An output that is
 // constant gets a source that plays it from ROM.
 //
 // Names: kernels "<op>_<k>" with k the node's number in print_text (live nodes numbered
-// densely), sources "in_<input>", sinks "out_<output>", copies "copy_<producer>", streams
+// densely), sources "in_<input>", sinks "out_<output>", copies "copy_<producer>[_<i>]", streams
 // "s_<producer>__<consumer>" (plus "_<slot>" when two streams join the same pair).
 // Throws inrarch::Error for graphs it cannot lower (no outputs).
 Design lower(const ir::Graph& g, const LowerOptions& options = {});

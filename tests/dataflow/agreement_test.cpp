@@ -73,7 +73,9 @@ bool expect_agree(const Design& d, const std::vector<int64_t>& depths, const std
   EXPECT_EQ(r.latency, s.latency) << what;
   EXPECT_EQ(eg.steps_done(), s.steps_done) << what;
   EXPECT_EQ(eg.observed_depths(), s.observed) << what;
-  if (r.deadlock) EXPECT_FALSE(r.cycle.empty()) << what;
+  if (r.deadlock) {
+    EXPECT_FALSE(r.cycle.empty()) << what;
+  }
   return r.deadlock;
 }
 
@@ -131,6 +133,7 @@ TEST(Agreement, RandomLoweredGraphs) {
     LowerOptions opt;
     opt.block = std::uniform_int_distribution<int>(1, 2)(rng);
     opt.mm_par = std::uniform_int_distribution<int>(1, 3)(rng);
+    opt.fanout = i % 2 ? Fanout::Star : Fanout::Chain;  // the default and the paper's
     Design d = lower(g, opt);
     deadlocks += expect_agree(d, random_depths(d, rng), "graph case " + std::to_string(i));
     if (HasFailure()) return;

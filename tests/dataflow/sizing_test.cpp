@@ -21,11 +21,11 @@ ir::Graph small_insp(int order, int64_t batch, int64_t width) {
 }
 
 void expect_sized(EventGraph& eg, FifoMethod m, double alpha, const std::string& what,
-                  bool from_paper = true) {
+                  bool greedy_start = true) {
   SizingOptions o;
   o.method = m;
   o.alpha = alpha;
-  o.min_from_paper = from_paper;
+  o.min_greedy_start = greedy_start;
   SizingResult r = size_fifos(eg, o);
   ASSERT_FALSE(r.deadlock) << what;
   EXPECT_LE(double(r.latency), (1 + alpha) * double(r.peak_latency)) << what;
@@ -75,13 +75,11 @@ TEST(Sizing, RandomGraphsStayWithinBound) {
   }
 }
 
-// The event graph and the simulator on an INSP design (order 2, small), at several depth
+// The event graph and the simulator on INSP designs (chain and star fan-out), at several depth
 // vectors: all 2 (deadlocks), unbounded, paper's, and random.
 class InspAgreement : public ::testing::TestWithParam<std::tuple<int, int64_t, int64_t>> {};
 
-TEST_P(InspAgreement, EventGraphEqualsSimulator) {
-  auto [order, batch, width] = GetParam();
-  Design d = lower(small_insp(order, batch, width));
+void expect_insp_agreement(const Design& d) {
   EventGraph eg(d);
   std::mt19937 rng(5);
   std::vector<std::vector<int64_t>> cases{std::vector<int64_t>(d.streams.size(), 2),
@@ -106,6 +104,16 @@ TEST_P(InspAgreement, EventGraphEqualsSimulator) {
     deadlocks += r.deadlock;
   }
   EXPECT_GE(deadlocks, 1);
+}
+
+TEST_P(InspAgreement, EventGraphEqualsSimulator) {
+  auto [order, batch, width] = GetParam();
+  for (Fanout f : {Fanout::Chain, Fanout::Star}) {
+    LowerOptions lo;
+    lo.fanout = f;
+    SCOPED_TRACE(f == Fanout::Chain ? "chain" : "star");
+    expect_insp_agreement(lower(small_insp(order, batch, width), lo));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Insp, InspAgreement,

@@ -18,6 +18,7 @@ TEST(Scaling, ExponentPutsTheRangeUnderTheMargin) {
   EXPECT_EQ(scale_exponent(1.0, kFixed, 3), 6);
   EXPECT_EQ(scale_exponent(0.0, kFixed, 3), 0);
   EXPECT_EQ(scale_exponent(1e-300, kFixed, 3), 32);  // clamped to the width
+  EXPECT_EQ(scale_exponent(1e-300, parse_number_type("fixed<64,20>"), 3), 40);  // and to 40
 }
 
 // x -> mul(x, 1e-4) -> transpose -> neg -> out, with x in [-1, 1) and max|x| known.

@@ -32,8 +32,10 @@ int scale_exponent(double magnitude, const NumberType& type, int margin_bits) {
   if (!(magnitude > 0) || !std::isfinite(magnitude)) return 0;
   const int top = type.int_bits - 1 - margin_bits;  // keep max|stored| <= 2^top
   int k = static_cast<int>(std::floor(top - std::log2(magnitude)));
-  // Never beyond what the accumulator (twice the fraction bits) can realign.
-  return std::clamp(k, -type.width, type.width);
+  // Kernels shift by up to |EO| + |EA| + |EB|: three clamped exponents stay below the
+  // 128-bit raw value of the widest intermediate.
+  const int limit = std::min(type.width, 40);
+  return std::clamp(k, -limit, limit);
 }
 
 namespace {
@@ -109,16 +111,17 @@ Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const Nu
       else if (moves_data(p.kind)) uf.unite(static_cast<size_t>(s), static_cast<size_t>(io.front()));
     }
   }
+  const int kAllZero = 1 << 20;  // a class whose values are all zero: no exponent
   std::unordered_map<size_t, int> class_exp;
   for (size_t s = 0; s < d.streams.size(); ++s) {
-    int k = r.stream[s] > 0 ? scale_exponent(r.stream[s], type, margin_bits) : type.width;
+    int k = r.stream[s] > 0 ? scale_exponent(r.stream[s], type, margin_bits) : kAllZero;
     auto [it, fresh] = class_exp.emplace(uf.find(s), k);
     if (!fresh) it->second = std::min(it->second, k);
   }
   for (size_t s = 0; s < d.streams.size(); ++s) {
     size_t c = uf.find(s);
     int k = class_exp.at(c);
-    sc.stream_exp[s] = c == uf.find(pinned) || k == type.width ? 0 : k;  // all-zero class: 0
+    sc.stream_exp[s] = c == uf.find(pinned) || k == kAllZero ? 0 : k;
   }
   for (size_t p = 0; p < d.processes.size(); ++p) {
     const auto& proc = d.processes[p];

@@ -114,8 +114,9 @@ void hls_stage(FlowState& s) {
                      {"part", ho.part},   {"clock_ns", ho.clock_ns},
                      {"pow2_scaling", ho.pow2_scaling && ho.type.kind == hls::NumberType::Fixed}};
   if (!s.opts.csim) return;
-  progress(s, "C simulation (sequential, threaded with sized FIFOs, trace check)");
-  nlohmann::json v = hls::run_simulations(*s.design, s.out / "hls", ho);
+  hls::SimOptions sim;
+  sim.progress = [&s](const std::string& line) { progress(s, line); };
+  nlohmann::json v = hls::run_simulations(*s.design, s.out / "hls", ho, sim);
   s.report["verification"] = v;
   auto verdict = [&](const char* mode) {
     return v.contains(mode) ? (v[mode].value("pass", false) ? "PASS" : "FAIL") : "not run";

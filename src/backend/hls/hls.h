@@ -12,6 +12,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,7 @@ struct SimOptions {
   int timeout_s = 600;         // per mode, a hard stop
   std::string cxx = "g++";
   std::string cxxflags = "-O1";
+  std::function<void(const std::string&)> progress;  // a line per step (build, each mode)
 };
 
 // Compiles and runs the emitted driver in out_hls_dir (emit_hls first). Returns

@@ -132,6 +132,10 @@ nlohmann::json check_trace(const dataflow::Design& d, const fs::path& trace_file
 nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
                                const HlsOptions& opt, const SimOptions& sim) {
   fs::create_directories(dir / "sim");
+  auto note = [&](const std::string& line) {
+    if (sim.progress) sim.progress(line);
+  };
+  note("C simulation: compiling the driver (g++ " + sim.cxxflags + ")");
   std::string cd = "cd '" + dir.string() + "' && ";
   std::string build = fmt::format(
       "{}{} {} -std=c++17 -Wall -Wextra -Wno-unknown-pragmas -DINRARCH_SIM -DINRARCH_FORCE_COMPAT "
@@ -147,6 +151,7 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
     return fixed ? a <= opt.abs_tol : rr <= opt.rel_tol;
   };
   if (sim.sequential || sim.trace) {
+    note(sim.trace ? "C simulation: sequential, recording the trace" : "C simulation: sequential");
     std::string trace = sim.trace ? " --trace sim/trace.txt" : "";
     run_cmd(fmt::format("{}timeout {} sim/sim seq{} > sim/seq.json 2> sim/seq.log", cd,
                         sim.timeout_s, trace));
@@ -163,6 +168,7 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
     if (!sim.sequential) v.erase("csim");
   }
   if (sim.threaded) {
+    note("C simulation: threaded, FIFOs at their sized depths");
     int rc = run_cmd(fmt::format("{}timeout {} sim/sim threaded --watchdog {} > sim/threaded.json 2> sim/threaded.log",
                                  cd, sim.timeout_s, sim.watchdog_s));
     nlohmann::json res = driver_result(dir / "sim" / "threaded.json");

@@ -1,16 +1,17 @@
-// `inrarch precision-sweep DIR|--builtin insp --widths 16,20,24,32 --int-bits 10 [--csv F]`:
-// optimizes and lowers the graph, emits the HLS project once per ap_fixed<W,I> (plus
-// float), runs each sequential C simulation and prints max abs / rel output error vs the
-// reference interpreter.
+// `inrarch precision-sweep DIR|--builtin insp --widths 16,20,24,32 --int-bits 10 [--csv F]
+// [--no-scaling]`: optimizes and lowers the graph, emits the HLS project once per
+// ap_fixed<W,I> (plus float), runs each sequential C simulation and prints max abs / rel
+// output error vs the reference interpreter.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <fstream>
+#include <cstdio>
 
 #include "backend/hls/hls.h"
 #include "cli/cli.h"
 #include "dataflow/lower.h"
 #include "ir/error.h"
+#include "ir/staging.h"
 #include "passes/pipeline.h"
 
 namespace inrarch::cli {
@@ -25,6 +26,8 @@ struct SweepArgs {
   std::vector<int> widths{16, 20, 24, 32};
   int int_bits = 10;
   bool with_float = true;
+  bool no_scaling = false;
+  bool quiet = false;
 };
 
 int run_sweep(const SweepArgs& a) {
@@ -37,13 +40,17 @@ int run_sweep(const SweepArgs& a) {
   std::vector<hls::NumberType> types;
   for (int w : a.widths) types.push_back(hls::parse_number_type(fmt::format("fixed<{},{}>", w, a.int_bits)));
   if (a.with_float) types.push_back(hls::parse_number_type("float"));
-  auto rows = hls::precision_sweep(d, b, types, a.work);
+  hls::SweepOptions so;
+  so.pow2_scaling = !a.no_scaling;
+  if (!a.quiet)
+    so.progress = [](const std::string& line) { std::fprintf(stderr, "precision-sweep: %s\n", line.c_str()); };
+  auto rows = hls::precision_sweep(d, b, types, a.work, so);
   fmt::print("{:<16} {:>14} {:>14}\n", "type", "max_abs_error", "max_rel_error");
   for (const auto& r : rows)
     fmt::print("{:<16} {:>14.3e} {:>14.3e}{}\n", r.type.name(), r.max_abs_error, r.max_rel_error,
                r.completed ? "" : "  (did not complete)");
   if (!a.csv.empty()) {
-    std::ofstream(a.csv) << hls::sweep_csv(rows);
+    write_file_atomic(a.csv, hls::sweep_csv(rows));
     fmt::print("wrote {}\n", a.csv);
   }
   return 0;
@@ -65,6 +72,9 @@ void register_precision_sweep(CLI::App& app) {
   cmd->add_option("--csv", a->csv, "Also write the table as CSV");
   cmd->add_option("--work", a->work, "Folder for the generated projects")->capture_default_str();
   cmd->add_flag("!--no-float", a->with_float, "Do not add a float row");
+  cmd->add_flag("--no-scaling", a->no_scaling,
+                "Fixed point: one format for every value (no per-stream power-of-two exponents)");
+  cmd->add_flag("-q,--quiet", a->quiet, "No progress lines on stderr");
   cmd->callback([a] { run_guarded("precision-sweep", [a] { return run_sweep(*a); }); });
 }
 

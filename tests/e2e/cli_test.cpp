@@ -117,6 +117,30 @@ TEST_F(CliTest, CompileReplacesOnlyItsOwnOutput) {
   EXPECT_FALSE(fs::exists(dir_ / "out" / "stale.txt"));
 }
 
+// The sweep's CSV: one row per width, error falling as bits are added (12 bits cannot meet
+// 1e-3 on INSP, 32 bits can).
+TEST_F(CliTest, PrecisionSweepWritesFallingErrors) {
+  RunResult r = run("precision-sweep --builtin insp --batch 4 --width 8 --widths 12,32 --no-float -q "
+                    "--work " + path("work") + " --csv " + path("sweep.csv"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::ifstream f(dir_ / "sweep.csv");
+  std::string header, row12, row32;
+  std::getline(f, header);
+  std::getline(f, row12);
+  std::getline(f, row32);
+  EXPECT_EQ(header, "type,width,int_bits,max_abs_error,max_rel_error,completed");
+  auto abs_error = [](const std::string& row) {  // the field after "type",width,int_bits
+    size_t p = row.find("\",") + 2;
+    for (int i = 0; i < 2; ++i) p = row.find(',', p) + 1;
+    return std::stod(row.substr(p));
+  };
+  ASSERT_EQ(row12.rfind("\"fixed<12,10>\",12,10,", 0), 0u) << row12;
+  ASSERT_EQ(row32.rfind("\"fixed<32,10>\",32,10,", 0), 0u) << row32;
+  EXPECT_GT(abs_error(row12), 1e-3);
+  EXPECT_LT(abs_error(row32), 1e-3);
+  EXPECT_LT(abs_error(row32) * 100, abs_error(row12));
+}
+
 TEST_F(CliTest, BadArgumentsExitNonZero) {
   EXPECT_NE(run("model insp --order 99 -o " + path("x")).code, 0);
   EXPECT_NE(run("model insp --batch 0 -o " + path("x")).code, 0);

@@ -76,11 +76,16 @@ struct SweepRow {
   double max_abs_error = 0, max_rel_error = 0;
   bool completed = false;
 };
+struct SweepOptions {
+  bool pow2_scaling = true;                          // HlsOptions::pow2_scaling of every run
+  std::function<void(const std::string&)> progress;  // a line per type
+};
 // Emits the design once per type into work_dir/<type> and runs the sequential csim of each;
 // the error is against the reference interpreter (double). Used by `inrarch precision-sweep`.
 std::vector<SweepRow> precision_sweep(const dataflow::Design& d, const ir::Bundle& b,
                                       const std::vector<NumberType>& types,
-                                      const std::filesystem::path& work_dir);
+                                      const std::filesystem::path& work_dir,
+                                      const SweepOptions& so = {});
 std::string sweep_csv(const std::vector<SweepRow>& rows);
 
 // ---- Vitis csynth report ---------------------------------------------------------------

@@ -9,13 +9,17 @@ namespace inrarch::hls {
 
 std::vector<SweepRow> precision_sweep(const dataflow::Design& d, const ir::Bundle& b,
                                       const std::vector<NumberType>& types,
-                                      const std::filesystem::path& work_dir) {
+                                      const std::filesystem::path& work_dir,
+                                      const SweepOptions& so) {
   std::vector<SweepRow> rows;
   SimOptions sim;
   sim.threaded = sim.trace = false;
   for (const auto& t : types) {
+    if (so.progress)
+      so.progress(fmt::format("{} ({}/{})", t.name(), rows.size() + 1, types.size()));
     HlsOptions opt;
     opt.type = t;
+    opt.pow2_scaling = so.pow2_scaling;
     std::string folder = t.name();
     for (char& ch : folder)
       if (ch == '<' || ch == '>' || ch == ',') ch = '_';
@@ -32,7 +36,7 @@ std::vector<SweepRow> precision_sweep(const dataflow::Design& d, const ir::Bundl
 std::string sweep_csv(const std::vector<SweepRow>& rows) {
   std::string s = "type,width,int_bits,max_abs_error,max_rel_error,completed\n";
   for (const auto& r : rows)
-    s += fmt::format("{},{},{},{:.6e},{:.6e},{}\n", r.type.name(),
+    s += fmt::format("\"{}\",{},{},{:.6e},{:.6e},{}\n", r.type.name(),  // "fixed<W,I>" has a comma
                      r.type.kind == NumberType::Fixed ? r.type.width : 0,
                      r.type.kind == NumberType::Fixed ? r.type.int_bits : 0, r.max_abs_error,
                      r.max_rel_error, r.completed ? 1 : 0);

@@ -80,9 +80,19 @@ Program mm(const Design& d, const Process& p) {
   if (a.stream >= 0) K = d.streams[a.stream].shape.at(1);
   INRARCH_ASSERT(K > 0, "mm " + p.name + " has no streamed operand");
   int64_t per_beat = std::max<int64_t>(1, (bc * K + p.mm_par - 1) / p.mm_par);
+  const int64_t writes = N / bc;
+  if (a.stream < 0) {
+    for (int64_t i = 0; i < M; ++i) b.steps(writes, per_beat, {wr(out)});
+    return b.take();
+  }
+  // A row double-buffered: write step j of row i also reads beat j of row i+1.
+  const int64_t reads = K / d.streams[a.stream].block;
+  b.steps(reads, 1, {rd(a.stream)});
   for (int64_t i = 0; i < M; ++i) {
-    if (a.stream >= 0) b.steps(K / d.streams[a.stream].block, 1, {rd(a.stream)});
-    b.steps(N / bc, per_beat, {wr(out)});
+    int64_t overlap = i + 1 < M ? std::min(reads, writes) : 0;
+    b.steps(overlap, per_beat, {wr(out), rd(a.stream)});
+    b.steps(writes - overlap, per_beat, {wr(out)});
+    if (i + 1 < M) b.steps(reads - overlap, 1, {rd(a.stream)});
   }
   return b.take();
 }
@@ -157,7 +167,7 @@ int64_t kernel_buffer_bits(const Design& d, ProcessId pid) {
     case Kind::Mm: {
       int64_t elems = 0;
       if (p.operands.at(1).stream >= 0) elems += numel(d.streams[p.operands[1].stream].shape);
-      if (p.operands.at(0).stream >= 0) elems += d.streams[p.operands[0].stream].shape.at(1);
+      if (p.operands.at(0).stream >= 0) elems += 2 * d.streams[p.operands[0].stream].shape.at(1);
       return elems * bits;
     }
     case Kind::Transpose:

@@ -12,10 +12,11 @@
 //   unary /    II=1, L=1 (kElementwiseDepth): step i reads beat i of every streamed
 //   binary     operand and writes result beat i-1; a constant operand is a parameter/ROM.
 //   mm         C[M,N] = A[M,K] B[K,N] with P = mm_par MACs. Streamed B: read all of B
-//              first (II=1). Then per row i: read the K/bA beats of A row i (II=1; skipped
-//              when A is constant), then write the N/bC beats of C row i, each ceil(bC*K/P)
-//              cycles after the previous (the dot products). Buffer: B (when streamed) and
-//              one row of A.
+//              first (II=1). Then read the K/bA beats of A row 0 (II=1), and per row i
+//              write the N/bC beats of C row i, each ceil(bC*K/P) cycles after the previous
+//              (the dot products); the A row is double-buffered: write step j also reads
+//              beat j of row i+1, and the beats of row i+1 left after the last write are read
+//              at II=1. A constant A: no reads. Buffer: B (when streamed) and two rows of A.
 //   transpose, full buffer: read every input beat (II=1), then write every output beat
 //   permute    (II=1).                                                buffer numel
 //   gather     reshape/unsqueeze/squeeze/expand/select/slice/cat/sum: demand-driven in

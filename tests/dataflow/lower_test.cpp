@@ -31,7 +31,7 @@ TEST(Lower, CopiesConstantsAndNames) {
   const Process& mm = d.processes[4];
   EXPECT_EQ(mm.operands[1].stream, -1);
   EXPECT_EQ(mm.rom_bits, 15 * 32);
-  EXPECT_EQ(mm.buffer_bits, 3 * 32);  // one row of A
+  EXPECT_EQ(mm.buffer_bits, 2 * 3 * 32);  // two rows of A (double buffer)
   EXPECT_EQ(d.processes[3].outputs.size(), 2u);
   EXPECT_EQ(d.streams[d.processes[3].outputs[0]].name, "s_copy_sin_4__mm_6");
   EXPECT_EQ(d.streams[d.processes[3].outputs[1]].name, "s_copy_sin_4__add_8");
@@ -67,14 +67,28 @@ TEST(Schedule, MmStreamedBAndCompactRuns) {
   ASSERT_GE(mm, 0);
   Program p = schedule(d, mm);
   std::vector<Step> steps = expand(p);
-  // 20 reads of B, then per row: 4 reads of A (delay 1), 5 writes each ceil(4/3)=2 later.
-  ASSERT_EQ(steps.size(), 20u + 3 * 9);
+  // 20 reads of B, 4 reads of A row 0 (delay 1), then per row 5 writes each ceil(4/3)=2
+  // later; in rows 0 and 1 the first 4 writes also read the next A row (double buffer).
+  ASSERT_EQ(steps.size(), 20u + 4 + 3 * 5);
+  const StreamId sa = d.processes[mm].operands[0].stream;
   EXPECT_FALSE(steps[0].ops[0].write);
   EXPECT_EQ(steps[0].ops[0].stream, d.processes[mm].operands[1].stream);
+  EXPECT_EQ(steps[23].ops, (std::vector<FifoOp>{{sa, false}}));
   EXPECT_EQ(steps[24].delay, 2);
+  ASSERT_EQ(steps[24].ops.size(), 2u);
   EXPECT_TRUE(steps[24].ops[0].write);
-  EXPECT_EQ(p.runs.size(), 1u + 3 * 2);
-  EXPECT_EQ(d.processes[mm].buffer_bits, (20 + 4) * 32);
+  EXPECT_EQ(steps[24].ops[1], (FifoOp{sa, false}));
+  EXPECT_EQ(steps[28].ops.size(), 1u);  // row 0's fifth write: row 1 is read
+  int64_t a_reads = 0, time = 0;
+  for (const Step& s : steps) {
+    time += s.delay;
+    for (const FifoOp& op : s.ops) a_reads += op.stream == sa;
+  }
+  EXPECT_EQ(a_reads, 12);
+  EXPECT_EQ(time, 20 + 4 + 15 * 2);  // no row waits for its own A reads after row 0
+  // Runs: B, A row 0, (write+read)x4, write, (write+read)x4, write x6 (rows 1 and 2 merge).
+  EXPECT_EQ(p.runs.size(), 6u);
+  EXPECT_EQ(d.processes[mm].buffer_bits, (20 + 2 * 4) * 32);
 }
 
 TEST(Schedule, ElementwiseIsThreeRunsAtAnySize) {

@@ -58,6 +58,18 @@ struct Operand {
   ir::NodeId static_node = ir::kNoNode;  // constant subtree held inside the kernel
   std::optional<double> splat;         // ... and its value when it is a scalar splat
   ir::Shape shape;                     // the operand's shape
+  // What the ROM of a non-splat constant stores. A broadcast that repeats a smaller array
+  // (a bias [1,N] expanded to [M,N]) is stored once: rom_node is then the array under the
+  // expand and rom_period P its numel, element f of the operand being element f mod P of
+  // rom_node. rom_period 0: the ROM is the operand itself (rom_node == static_node).
+  ir::NodeId rom_node = ir::kNoNode;
+  int64_t rom_period = 0;
+
+  // The node whose values fill the ROM (static_node where rom_node was never set, as in
+  // hand-made designs).
+  ir::NodeId rom_source() const { return rom_node == ir::kNoNode ? static_node : rom_node; }
+  // Elements the ROM holds.
+  int64_t rom_elems() const { return rom_period > 0 ? rom_period : numel(shape); }
 };
 
 struct Process {
@@ -71,7 +83,7 @@ struct Process {
   std::vector<StreamId> outputs;       // streams written (Copy: round-robin order)
   int64_t mm_par = 1;                  // Mm: parallel MACs
   int64_t buffer_bits = 0;             // kernel-internal RAM buffers (mm B, transpose, ...)
-  int64_t rom_bits = 0;                // constant operands held as ROM
+  int64_t rom_bits = 0;                // constant operands held as ROM (rom_elems each)
   std::vector<Step> custom_steps;      // Custom only
 };
 

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -61,6 +62,56 @@ std::optional<double> splat_value(const ir::Graph& g, ir::NodeId v) {
     }
     default: return std::nullopt;
   }
+}
+
+// True when every dim that `expand` broadcasts (in -> out, same rank) comes before every
+// source dim of size > 1: then element f of out is element f mod numel(in) of in, so a ROM
+// of in read with a wrapping index replaces one of out. [1,N] -> [M,N] qualifies,
+// [M,1] -> [M,N] (a column repeated along rows) does not.
+bool leading_broadcast(const ir::Shape& in, const ir::Shape& out) {
+  bool kept = false;  // a source dim of size > 1 seen
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] != out[i] && kept) return false;
+    kept = kept || in[i] > 1;
+  }
+  return true;
+}
+
+// What a constant operand's ROM stores: {node, period}. Looks through leading-broadcast
+// expands and the shape-only ops that keep the row-major order (reshape, unsqueeze,
+// squeeze); the deepest expand crossed gives the period P (its source's numel, which
+// divides every period above it, so one mod suffices). P must be 1 or a multiple of the
+// operand's last dim, so that a beat (which divides the last dim) never wraps inside: the
+// kernel then wraps a running index once per beat, no divider (elementwise.h from_rom).
+// A reshape can break that ([3] repeated as [4,6]): such an expand is not taken.
+// {v, 0} when no expand shrinks the ROM.
+std::pair<ir::NodeId, int64_t> rom_of(const ir::Graph& g, ir::NodeId v) {
+  const ir::Shape& shape = g.shape(v);
+  const int64_t last = shape.empty() ? 1 : shape.back();
+  std::pair<ir::NodeId, int64_t> rom{v, 0};
+  for (ir::NodeId at = v;;) {
+    const auto& n = g.node(at);
+    if (n.op == ir::Op::Expand && leading_broadcast(g.shape(n.operands[0]), n.shape)) {
+      at = n.operands[0];
+      int64_t period = numel(g.shape(at));
+      if (period == 1 || period % last == 0) rom = {at, period};
+    } else if (n.op == ir::Op::Reshape || n.op == ir::Op::Unsqueeze || n.op == ir::Op::Squeeze) {
+      at = n.operands[0];
+    } else {
+      break;
+    }
+  }
+  if (rom.second >= numel(shape)) rom = {v, 0};  // nothing broadcast: nothing saved
+  return rom;
+}
+
+// Fills a constant operand (od.static_node set): its splat value, else its ROM. Only
+// elementwise kernels and constant-output sources read their ROM with a wrapping index;
+// mm and gather index the operand's full array.
+void set_constant(const ir::Graph& g, Operand& od, bool periodic) {
+  od.splat = splat_value(g, od.static_node);
+  od.rom_node = od.static_node;
+  if (!od.splat && periodic) std::tie(od.rom_node, od.rom_period) = rom_of(g, od.static_node);
 }
 
 Kind kernel_kind(const ir::Node& n, const std::vector<bool>& st) {
@@ -119,8 +170,8 @@ struct Builder {
       od.shape = g.shape(o);
       if (st[o]) {
         od.static_node = o;
-        od.splat = splat_value(g, o);
-        if (!od.splat) p.rom_bits += numel(g.shape(o)) * opt.elem_bits;
+        set_constant(g, od, p.kind == Kind::Unary);  // Unary: elementwise, incl. constant operand
+        if (!od.splat) p.rom_bits += od.rom_elems() * opt.elem_bits;
       }
       p.operands.push_back(od);
     }
@@ -137,9 +188,10 @@ struct Builder {
       p.name = "in_" + sanitize(n.attrs.name);
     } else {  // a constant output, played from ROM
       p.name = "const_" + std::to_string(number.at(v));
-      auto s = splat_value(g, v);
-      p.operands.push_back(Operand{-1, v, s, n.shape});
-      if (!s) p.rom_bits = numel(n.shape) * opt.elem_bits;
+      Operand od{-1, v, std::nullopt, n.shape};
+      set_constant(g, od, true);
+      if (!od.splat) p.rom_bits = od.rom_elems() * opt.elem_bits;
+      p.operands.push_back(std::move(od));
     }
     proc_of[v] = d.add_process(std::move(p));
   }

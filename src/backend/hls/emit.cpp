@@ -162,7 +162,7 @@ std::string weights_h(const Ctx& c) {
       bool rom = od.static_node != ir::kNoNode &&
                  (!od.splat || (p.kind == Kind::Source && p.op == ir::Op::Const));
       if (!rom) continue;
-      nodes.push_back(od.static_node);
+      nodes.push_back(od.rom_source());  // a broadcast bias: only the values it repeats
       names.push_back(rom_name(p, k));
       exps.push_back(c.scale.operand_exp[pid][k]);
     }

@@ -27,14 +27,21 @@ std::string functor(ir::Op op) {
   throw Error("hls: no elementwise operator for " + std::string(ir::op_name(op)));
 }
 
-// An elementwise operand: streamed(s), splat(v) or rom<B>(array); a constant holds
+// The template arguments of a ROM reader: "B", or "B, P" when the ROM holds only the P
+// values a broadcast repeats (elementwise.h's from_rom wraps its index at P).
+std::string rom_args(const dataflow::Operand& od, int64_t block) {
+  if (od.rom_period == 0) return std::to_string(block);
+  return fmt::format("{}, {}", block, od.rom_period);
+}
+
+// An elementwise operand: streamed(s), splat(v) or rom<B[, P]>(array); a constant holds
 // value * 2^exp (scaling.h).
 std::string ew_operand(const Ctx& c, const Process& p, size_t slot, int64_t block, int exp) {
   const auto& od = p.operands.at(slot);
   if (od.stream >= 0) return "inrarch_hls::streamed(" + c.var[od.stream] + ")";
   if (od.splat)
     return "inrarch_hls::splat(data_t(" + value_literal(c, std::ldexp(*od.splat, exp)) + "))";
-  return fmt::format("inrarch_hls::rom<{}>({})", block, rom_name(p, slot));
+  return fmt::format("inrarch_hls::rom<{}>({})", rom_args(od, block), rom_name(p, slot));
 }
 
 // The operator, wrapped with its operands' and output's exponents when any is not zero.
@@ -150,6 +157,9 @@ std::string kernel_call(const Ctx& c, dataflow::ProcessId pid) {
   switch (p.kind) {
     case Kind::Source:
       if (p.op == ir::Op::Input) return "";
+      if (p.operands.at(0).rom_period > 0)  // a broadcast constant output: wrap at P
+        return fmt::format("inrarch_hls::rom_source<{}>({}, {});", p.operands[0].rom_period,
+                           rom_name(p, 0), c.var[p.outputs.at(0)]);
       return fmt::format("inrarch_hls::rom_source({}, {});", rom_name(p, 0), c.var[p.outputs.at(0)]);
     case Kind::Sink: return "";
     case Kind::Copy: {

@@ -54,7 +54,8 @@ bool moves_data(Kind k) {
   return k == Kind::Copy || k == Kind::Gather || k == Kind::Transpose || k == Kind::Permute;
 }
 
-// max|value| of every stream's value and every constant operand, from the interpreter.
+// max|value| of every stream's value and every constant operand, from the interpreter
+// (a constant's ROM values: a broadcast repeats them, so they have the operand's range).
 struct Ranges {
   std::vector<double> stream;
   std::vector<std::vector<double>> operand;  // constant operands only (streams: 0)
@@ -75,7 +76,7 @@ Ranges value_ranges(const dataflow::Design& d, const ir::Bundle& b) {
   for (const auto& s : d.streams) want(d.processes[s.producer].node);
   for (const auto& p : d.processes)
     for (const auto& od : p.operands)
-      if (od.stream < 0 && !od.splat && od.static_node != ir::kNoNode) want(od.static_node);
+      if (od.stream < 0 && !od.splat && od.static_node != ir::kNoNode) want(od.rom_source());
   std::vector<Tensor> values = ir::evaluate_nodes(b.graph, nodes, b.inputs, b.params);
   Ranges r;
   for (const auto& s : d.streams)
@@ -85,7 +86,7 @@ Ranges value_ranges(const dataflow::Design& d, const ir::Bundle& b) {
     for (const auto& od : p.operands) {
       double m = 0;
       if (od.stream < 0 && od.splat) m = std::fabs(*od.splat);
-      else if (od.stream < 0 && od.static_node != ir::kNoNode) m = max_abs(values[slot.at(od.static_node)]);
+      else if (od.stream < 0 && od.static_node != ir::kNoNode) m = max_abs(values[slot.at(od.rom_source())]);
       r.operand.back().push_back(m);
     }
   }

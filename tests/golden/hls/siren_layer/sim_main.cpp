@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   drv.stream(out_y, 3, 2);
   drv.source("in_x", in_x, "in_x.bin");
   drv.process("mm_2", [&] { inrarch_hls::mm_rom_b<1>(in_x, rom_mm_2_1, s_mm_2__add_5); });
-  drv.process("add_5", [&] { inrarch_hls::binary<inrarch_hls::scaled2<inrarch_hls::op_add, 6, 6, 5>>(inrarch_hls::streamed(s_mm_2__add_5), inrarch_hls::rom<1>(rom_add_5_1), s_add_5__sin_6); });
+  drv.process("add_5", [&] { inrarch_hls::binary<inrarch_hls::scaled2<inrarch_hls::op_add, 6, 6, 5>>(inrarch_hls::streamed(s_mm_2__add_5), inrarch_hls::rom<1, 3>(rom_add_5_1), s_add_5__sin_6); });
   drv.process("sin_6", [&] { inrarch_hls::unary<inrarch_hls::scaled1<inrarch_hls::op_sin, 5, 0>>(s_add_5__sin_6, out_y); });
   drv.sink("out_y", out_y, "out_y.golden.bin");
   return drv.run();

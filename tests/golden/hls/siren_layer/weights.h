@@ -16,15 +16,14 @@ static const data_t* const rom_mm_2_1 = rom_mm_2_1_table.v;
 #endif
 #undef INRARCH_VALUES_rom_mm_2_1
 
-// [4,3]
+// [1,3]
 #define INRARCH_VALUES_rom_add_5_1 \
-    -30.582691192626953, -61.384118795394897, -27.575687885284424, -30.582691192626953, -61.384118795394897, -27.575687885284424, -30.582691192626953, -61.384118795394897, \
-    -27.575687885284424, -30.582691192626953, -61.384118795394897, -27.575687885284424,
+    -30.582691192626953, -61.384118795394897, -27.575687885284424,
 #ifdef __SYNTHESIS__
-static const data_t rom_add_5_1[12] = {INRARCH_VALUES_rom_add_5_1};
+static const data_t rom_add_5_1[3] = {INRARCH_VALUES_rom_add_5_1};
 #else
-static const double rom_add_5_1_values[12] = {INRARCH_VALUES_rom_add_5_1};
-static const inrarch_hls::rom_table<data_t, 12> rom_add_5_1_table(rom_add_5_1_values);
+static const double rom_add_5_1_values[3] = {INRARCH_VALUES_rom_add_5_1};
+static const inrarch_hls::rom_table<data_t, 3> rom_add_5_1_table(rom_add_5_1_values);
 static const data_t* const rom_add_5_1 = rom_add_5_1_table.v;
 #endif
 #undef INRARCH_VALUES_rom_add_5_1

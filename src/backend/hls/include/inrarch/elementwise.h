@@ -3,7 +3,8 @@
 // Loop nest (schedule.h, II=1, L=1): step i reads beat i of every streamed operand (in
 // operand order) and writes the result of beat i-1, so n beats take n+1 steps; the result
 // is held one iteration in a register, which is what a pipeline of depth 1 does. A constant
-// operand is not a stream: a scalar (splat) or a ROM array the size of the operand.
+// operand is not a stream: a scalar (splat) or a ROM array, the size of the operand or, for
+// a broadcast that repeats P values (a bias [1,N] over a batch), of those P values.
 #ifndef INRARCH_HLS_ELEMENTWISE_H
 #define INRARCH_HLS_ELEMENTWISE_H
 
@@ -45,17 +46,28 @@ struct from_splat {
   void fetch() {}
   T at(int, int) const { return c; }
 };
-template <class T, int B>
+// A ROM operand. P = 0: the ROM holds the whole operand, element e of beat i is
+// rom[i*B + e]. P > 0: it holds the P values a leading broadcast repeats, element e of beat
+// i is rom[(i*B + e) mod P]. No divider: the beat's first index `base` is a running count
+// that wraps at P, which is exact because B divides P (lowering only peels a broadcast
+// whose P is a multiple of the last dim, which B divides) unless P = 1 (one value).
+template <class T, int B, int P = 0>
 struct from_rom {
+  static_assert(P >= 0 && (P <= 1 || P % B == 0), "a ROM period is 1 or a multiple of the block");
   const T* rom;
-  explicit from_rom(const T* r) : rom(r) {}
-  void fetch() {}
-  T at(int i, int e) const { return rom[i * B + e]; }
+  int base, next;  // P > 0: first index of the current beat, of the next one
+  explicit from_rom(const T* r) : rom(r), base(0), next(0) {}
+  void fetch() {
+    if (P == 0) return;
+    base = next;
+    next = next + B >= P ? 0 : next + B;
+  }
+  T at(int i, int e) const { return P == 0 ? rom[i * B + e] : P == 1 ? rom[0] : rom[base + e]; }
 };
 
 template <class S> from_stream<S> streamed(S& s) { return from_stream<S>(s); }
 template <class T> from_splat<T> splat(T v) { return from_splat<T>(v); }
-template <int B, class T> from_rom<T, B> rom(const T* r) { return from_rom<T, B>(r); }
+template <int B, int P = 0, class T> from_rom<T, B, P> rom(const T* r) { return from_rom<T, B, P>(r); }
 
 // out = Op(a): the only operand is streamed.
 template <class Op, class T, class S, int B>

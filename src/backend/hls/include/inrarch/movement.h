@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "array_stream.h"
+#include "elementwise.h"  // from_rom
 
 namespace inrarch_hls {
 
@@ -56,14 +57,17 @@ void permute(array_stream<T, SI, BI>& in, array_stream<T, SO, BO>& out) {
   }
 }
 
-// A constant output played from ROM, one beat a step.
-template <class T, class S, int B>
+// A constant output played from ROM, one beat a step; P > 0: the ROM holds the P values a
+// broadcast repeats, read with the wrapping index of from_rom (elementwise.h).
+template <int P = 0, class T, class S, int B>
 void rom_source(const T* rom, array_stream<T, S, B>& out) {
+  from_rom<T, B, P> r(rom);
   for (int i = 0; i < S::numel() / B; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
+    r.fetch();
     beat<T, B> y;
-    for (int e = 0; e < B; ++e) y.v[e] = rom[i * B + e];
+    for (int e = 0; e < B; ++e) y.v[e] = r.at(i, e);
     out.write(y);
   }
 }

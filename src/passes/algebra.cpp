@@ -248,10 +248,14 @@ NodeId mm_of_broadcast_row(C& c, const Node& n, NodeId id) {
 }
 
 // mm(x * expand(r), W) -> mm(x, expand(r^T) * W), r and W static: the row scaling becomes
-// a scaling of W's rows, folded into a new weight.
+// a scaling of W's rows, folded into a new weight. Only when this product is W's one
+// reader: otherwise the scaled copy is a second ROM as large as W (2 Mbit at width 256)
+// bought to save one multiply per element, and the products reading W can no longer share
+// it (passes/merge_shared_mm.h). A W the rules made in this sweep has no use count yet
+// (0): it is looked at again in the next sweep.
 NodeId row_scale_into_mm(C& c, const Node& n, NodeId) {
   const NodeId a = n.operands[0], w = n.operands[1];
-  if (c.op(a) != Op::Mul || !c.is_static(w) || c.is_static(a)) return kNo;
+  if (c.op(a) != Op::Mul || !c.is_static(w) || c.is_static(a) || c.uses(w) != 1) return kNo;
   for (size_t i = 0; i < 2; ++i) {
     auto r = broadcast_row(c, c.arg(a, i));
     if (!r || !c.is_static(*r)) continue;

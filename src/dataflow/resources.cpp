@@ -1,0 +1,179 @@
+// The resource model (resources.h): per-process compute and memory, FIFOs, and the BRAM /
+// URAM placement of the arrays.
+#include "dataflow/resources.h"
+
+#include <algorithm>
+
+#include "dataflow/memory.h"
+#include "dataflow/resources_detail.h"
+#include "ir/error.h"
+
+namespace inrarch::dataflow {
+
+Usage& Usage::operator+=(const Usage& o) {
+  dsp += o.dsp, bram18k += o.bram18k, uram += o.uram, lut += o.lut, ff += o.ff;
+  return *this;
+}
+
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// `total` words read `lanes` at a time: that many banks (cyclic partition), never more
+// banks than words.
+MemArray banked(ProcessId p, const char* what, int64_t total, int64_t lanes, int64_t width) {
+  int64_t banks = std::clamp<int64_t>(lanes, 1, std::max<int64_t>(total, 1));
+  return {p, what, banks, ceil_div(total, banks), width, false};
+}
+
+// A ROM has two read ports per bank (rom_2p): `lanes` words a cycle need half as many banks.
+int64_t rom_banks(int64_t lanes) { return (lanes + 1) / 2; }
+
+int64_t out_block(const Design& d, const Process& p) {
+  return p.outputs.empty() ? 1 : d.streams[p.outputs[0]].block;
+}
+
+// mm: P MAC lanes; the A row double buffer and a streamed B's buffer are split into P banks
+// so the P lanes read in parallel, a constant operand's ROM into P/2 dual-port banks.
+Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
+  const Process& p = d.processes[pid];
+  const int64_t w = d.options.elem_bits;
+  const ir::Shape& as = p.operands.at(0).shape;
+  const ir::Shape& bs = p.operands.at(1).shape;
+  const int64_t K = as.at(1), par = std::min(p.mm_par, out_block(d, p) * K);
+  Usage u;
+  for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a);
+  if (p.operands[0].stream >= 0) arrays.push_back(banked(pid, "buffer", 2 * K, par, w));
+  if (p.operands[1].stream >= 0) arrays.push_back(banked(pid, "buffer", numel(bs), par, w));
+  if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(par), w));
+  return u;
+}
+
+// Elementwise: one lane per element of a beat; a lookup table per lane; a constant operand
+// (ROM) read a beat a cycle.
+Usage elementwise_usage(const Design& d, ProcessId pid, const Arith& a,
+                        std::vector<MemArray>& arrays) {
+  const Process& p = d.processes[pid];
+  const int64_t lanes = out_block(d, p), w = d.options.elem_bits;
+  detail::LaneCost c = detail::lane_cost(p.op, a);
+  Usage u{c.dsp * lanes, 0, 0, c.lut * lanes, c.ff * lanes};
+  if (c.table_words > 0)
+    for (int64_t i = 0; i < lanes; ++i)
+      arrays.push_back({pid, "table", 1, c.table_words, c.table_width, false});
+  if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(lanes), w));
+  return u;
+}
+
+Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
+  const Process& p = d.processes[pid];
+  const int64_t w = d.options.elem_bits, lanes = out_block(d, p);
+  Usage u = detail::process_control();
+  switch (p.kind) {
+    case Kind::Mm: u += mm_usage(d, pid, a, arrays); break;
+    case Kind::Unary:
+    case Kind::Binary: u += elementwise_usage(d, pid, a, arrays); break;
+    case Kind::Copy: u.ff += w * lanes * static_cast<int64_t>(p.outputs.size()); break;
+    default: {  // source, sink, data movement: registers per lane, a buffer, a ROM
+      u += Usage{0, 0, 0, w * lanes, w * lanes};
+      if (p.op == ir::Op::Sum) u.lut += w * lanes;  // the accumulating adder
+      if (p.buffer_bits > 0) arrays.push_back(banked(pid, "buffer", p.buffer_bits / w, lanes, w));
+      if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(lanes), w));
+    }
+  }
+  return u;
+}
+
+// The cost of an array in LUTRAM, BRAM or URAM.
+Usage array_usage(const MemArray& m) {
+  if (m.words * m.width <= kLutramMaxBits)
+    return {0, 0, 0, m.banks * ceil_div(m.words, 64) * m.width, 0};
+  if (m.uram) return {0, 0, m.banks * uram_tiles(m.width, m.words), 0, 0};
+  return {0, m.banks * bram18k_tiles(m.width, m.words), 0, 0, 0};
+}
+
+// Moves whole arrays to URAM, the largest BRAM saving per URAM first, while BRAM is over
+// the capacity and URAM has room. Deterministic: ties keep array order.
+void place_arrays(std::vector<MemArray>& arrays, int64_t bram_used, const Capacity& cap) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < arrays.size(); ++i)
+    if (arrays[i].words * arrays[i].width > kLutramMaxBits) order.push_back(i);
+  auto gain = [&](size_t i) {
+    MemArray u = arrays[i];
+    u.uram = true;
+    return double(array_usage(arrays[i]).bram18k) / double(std::max<int64_t>(1, array_usage(u).uram));
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return gain(x) > gain(y); });
+  int64_t uram_used = 0;
+  for (size_t i : order) {
+    if (bram_used <= cap.bram18k) break;
+    MemArray u = arrays[i];
+    u.uram = true;
+    int64_t need = array_usage(u).uram;
+    if (uram_used + need > cap.uram) continue;
+    uram_used += need;
+    bram_used -= array_usage(arrays[i]).bram18k;
+    arrays[i].uram = true;
+  }
+}
+
+const char* over_capacity(const Usage& t, const Capacity& cap) {
+  if (t.dsp > cap.dsp) return "dsp";
+  if (t.bram18k > cap.bram18k) return "bram";
+  if (t.uram > cap.uram) return "uram";
+  if (t.lut > cap.lut) return "lut";
+  if (t.ff > cap.ff) return "ff";
+  return "";
+}
+
+}  // namespace
+
+ResourceReport estimate_resources(const Design& d, const std::vector<int64_t>& depths,
+                                  const Arith& arith, const Capacity& cap) {
+  INRARCH_ASSERT(depths.size() == d.streams.size(), "resources: one depth per stream");
+  ResourceReport r;
+  for (size_t s = 0; s < d.streams.size(); ++s) {
+    INRARCH_ASSERT(depths[s] != kUnbounded, "resources of an unbounded FIFO");
+    r.fifos += detail::fifo_usage(d.streams[s].width_bits(), depths[s]);
+    r.fifo_bits += fifo_bits(d.streams[s], depths[s]);
+  }
+  for (size_t p = 0; p < d.processes.size(); ++p)
+    r.per_process.push_back(process_usage(d, static_cast<ProcessId>(p), arith, r.arrays));
+  int64_t bram = r.fifos.bram18k;
+  for (const MemArray& m : r.arrays) bram += array_usage(m).bram18k;
+  place_arrays(r.arrays, bram, cap);
+  for (const MemArray& m : r.arrays) {
+    r.per_process[m.process] += array_usage(m);
+    (m.what == std::string("rom") ? r.rom_bits : r.buffer_bits) += m.bits();
+  }
+  std::vector<std::string> kinds;
+  for (size_t p = 0; p < d.processes.size(); ++p) {
+    std::string k = kind_name(d.processes[p].kind);
+    auto it = std::find(kinds.begin(), kinds.end(), k);
+    if (it == kinds.end()) kinds.push_back(k), r.by_kind.push_back({k, {}});
+    r.by_kind[std::find(kinds.begin(), kinds.end(), k) - kinds.begin()].second += r.per_process[p];
+    r.total += r.per_process[p];
+  }
+  r.by_kind.push_back({"fifo", r.fifos});
+  r.total += r.fifos;
+  r.over = over_capacity(r.total, cap);
+  r.fits = r.over.empty();
+  return r;
+}
+
+int64_t count_multiplies(const Design& d) {
+  int64_t n = 0;
+  for (const Process& p : d.processes) {
+    if (p.kind == Kind::Mm)
+      n += numel(p.operands.at(0).shape) * p.operands.at(1).shape.at(1);
+    else if ((p.kind == Kind::Unary || p.kind == Kind::Binary) && p.op == ir::Op::Mul)
+      n += numel(p.operands.at(0).shape);
+  }
+  return n;
+}
+
+int64_t floor_cycles(int64_t multiplies, const Part& part, const Arith& arith) {
+  int64_t per_cycle = std::max<int64_t>(1, part.dsp / std::max<int64_t>(1, dsp_per_multiply(arith)));
+  return ceil_div(multiplies, per_cycle);
+}
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,20 @@
+// Internal to the resource model: the per-op and per-kind cost rules (resources_rules.cpp).
+#pragma once
+
+#include "dataflow/resources.h"
+#include "ir/ops.h"
+
+namespace inrarch::dataflow::detail {
+
+// One lane (element per cycle) of an elementwise op: its DSPs, LUTs, FFs, and the lookup
+// table it reads (words x width bits; 0 words when none).
+struct LaneCost {
+  int64_t dsp, lut, ff, table_words, table_width;
+};
+LaneCost lane_cost(ir::Op op, const Arith& a);
+
+Usage mac_lane(const Arith& a);
+Usage process_control();
+Usage fifo_usage(int64_t width_bits, int64_t depth);
+
+}  // namespace inrarch::dataflow::detail

@@ -1,0 +1,107 @@
+// The cost rules of the resource model (resources.h): DSPs per multiply, block-RAM tiling,
+// and the per-lane cost of each elementwise op, as one table keyed by op.
+#include <algorithm>
+
+#include "dataflow/resources.h"
+#include "dataflow/resources_detail.h"
+
+namespace inrarch::dataflow {
+
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Vitis HLS cores on UltraScale+ (full-DSP implementations, the tool's default at 300 MHz):
+// fmul 3, fadd/fsub 2, dmul 11, dadd/dsub 3 DSP48E2.
+constexpr int64_t kFloatMulDsp = 3, kFloatAddDsp = 2, kDoubleMulDsp = 11, kDoubleAddDsp = 3;
+
+}  // namespace
+
+int64_t dsp_for_product(int64_t a, int64_t b) {
+  if (a <= 0 || b <= 0) return 0;
+  return std::min(ceil_div(a, 27) * ceil_div(b, 18), ceil_div(b, 27) * ceil_div(a, 18));
+}
+
+int64_t dsp_per_multiply(const Arith& a) {
+  switch (a.kind) {
+    case Arith::Fixed: return dsp_for_product(a.bits, a.bits);
+    case Arith::Float: return kFloatMulDsp;
+    case Arith::Double: return kDoubleMulDsp;
+  }
+  return 0;
+}
+
+int64_t dsp_per_add(const Arith& a) {
+  return a.kind == Arith::Fixed ? 0 : a.kind == Arith::Float ? kFloatAddDsp : kDoubleAddDsp;
+}
+
+// A fixed-point MAC accumulates in the fabric (the accumulator is wider than the DSP's
+// post-adder path for 32-bit operands); float/double need an adder core too.
+int64_t dsp_per_mac(const Arith& a) { return dsp_per_multiply(a) + dsp_per_add(a); }
+
+int64_t bram18k_tiles(int64_t width_bits, int64_t words) {
+  if (width_bits <= 0 || words <= 0) return 0;
+  static constexpr int64_t kShapes[][2] = {{18, 1024}, {9, 2048}, {4, 4096}, {2, 8192}, {1, 16384}};
+  int64_t best = INT64_MAX;
+  for (const auto& [w, d] : kShapes) best = std::min(best, ceil_div(width_bits, w) * ceil_div(words, d));
+  return best;
+}
+
+int64_t uram_tiles(int64_t width_bits, int64_t words) {
+  if (width_bits <= 0 || words <= 0) return 0;
+  return ceil_div(width_bits, 72) * ceil_div(words, 4096);
+}
+
+namespace detail {
+
+// Transcendentals are a table lookup plus linear interpolation (the HLS kernel library's
+// fixed_math.h / fixed_exp_log.h): the argument scaling is a W x 64-bit product, the
+// interpolation a 33 x 20-bit one, and each lane reads two neighbouring entries of its own
+// 1025-word table (one dual-port bank). LUT/FF are per lane, uncalibrated.
+LaneCost lane_cost(ir::Op op, const Arith& a) {
+  const int64_t w = a.bits;
+  const int64_t transcendental_dsp = dsp_for_product(w, 64) + dsp_for_product(33, 20);
+  struct Row {
+    ir::Op op;
+    int64_t dsp, lut, ff, table_words, table_width;
+  };
+  const Row rows[] = {
+      {ir::Op::Neg, 0, w, w, 0, 0},
+      {ir::Op::Relu, 0, w, w, 0, 0},
+      {ir::Op::Step, 0, w / 4 + 1, w, 0, 0},
+      {ir::Op::Add, dsp_per_add(a), w, w, 0, 0},
+      {ir::Op::Sub, dsp_per_add(a), w, w, 0, 0},
+      {ir::Op::Mul, dsp_per_multiply(a), w, 2 * w, 0, 0},
+      {ir::Op::Div, 0, w * w, w * w, 0, 0},  // an iterative divider in the fabric, pipelined
+      {ir::Op::Sin, transcendental_dsp, 6 * w, 6 * w, 1025, 32},
+      {ir::Op::Cos, transcendental_dsp, 6 * w, 6 * w, 1025, 32},
+      {ir::Op::Exp, transcendental_dsp, 8 * w, 8 * w, 1025, 64},
+      {ir::Op::Log, transcendental_dsp, 8 * w, 8 * w, 1025, 64},
+      {ir::Op::Tanh, transcendental_dsp, 8 * w + w * w, 8 * w + w * w, 1025, 64},
+  };
+  for (const Row& r : rows)
+    if (r.op == op) return {r.dsp, r.lut, r.ff, r.table_words, r.table_width};
+  return {0, w, w, 0, 0};  // data movement: a register per lane
+}
+
+// A multiply-accumulate lane of an mm kernel besides its DSPs: the accumulator (2W + a few
+// guard bits) and the operand registers; float/double: the cores' fabric share.
+Usage mac_lane(const Arith& a) {
+  const int64_t w = a.bits;
+  if (a.kind == Arith::Fixed) return {dsp_per_mac(a), 0, 0, 2 * w + 8, 3 * w + 8};
+  if (a.kind == Arith::Float) return {dsp_per_mac(a), 0, 0, 450, 650};
+  return {dsp_per_mac(a), 0, 0, 1000, 1400};
+}
+
+// The handshake and loop control every process has.
+Usage process_control() { return {0, 0, 0, 60, 60}; }
+
+// A FIFO: depth <= 2 is a register pair; deeper ones are block RAM with an address pair.
+Usage fifo_usage(int64_t width_bits, int64_t depth) {
+  if (depth <= 2) return {0, 0, 0, 8, depth * width_bits + 4};
+  return {0, bram18k_tiles(width_bits, depth), 0, 40, 2 * 16 + 8};
+}
+
+}  // namespace detail
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,137 @@
+// The resource model and the part table: figures worked out by hand.
+#include <gtest/gtest.h>
+
+#include "autodiff/models.h"
+#include "dataflow/lower.h"
+#include "dataflow/resources.h"
+#include "ir/error.h"
+#include "passes/pipeline.h"
+
+namespace inrarch::dataflow {
+namespace {
+
+TEST(Resources, DspPerProduct) {
+  EXPECT_EQ(dsp_for_product(32, 32), 4);  // 2 x 2 tiles of 27 x 18
+  EXPECT_EQ(dsp_for_product(27, 18), 1);
+  EXPECT_EQ(dsp_for_product(18, 27), 1);  // the other orientation
+  EXPECT_EQ(dsp_for_product(16, 16), 1);
+  EXPECT_EQ(dsp_for_product(24, 24), 2);  // 1 x 2
+  EXPECT_EQ(dsp_for_product(28, 18), 2);  // 2 x 1, or 1 x 2
+  EXPECT_EQ(dsp_for_product(25, 35), 2);  // 25 on the 27 side: 1 x 2; the other way 2 x 2
+  EXPECT_EQ(dsp_for_product(64, 32), 6);  // 3 x 2 beats 2 x 4
+  EXPECT_EQ(dsp_per_multiply({Arith::Fixed, 32}), 4);
+  EXPECT_EQ(dsp_per_multiply({Arith::Fixed, 18}), 1);
+  EXPECT_EQ(dsp_per_multiply({Arith::Fixed, 24}), 2);
+  EXPECT_EQ(dsp_per_multiply({Arith::Float, 32}), 3);
+  EXPECT_EQ(dsp_per_multiply({Arith::Double, 64}), 11);
+  EXPECT_EQ(dsp_per_mac({Arith::Fixed, 32}), 4);  // accumulates in the fabric
+  EXPECT_EQ(dsp_per_mac({Arith::Float, 32}), 5);  // fmul 3 + fadd 2
+}
+
+TEST(Resources, BlockRamTiles) {
+  EXPECT_EQ(bram18k_tiles(32, 1024), 2);   // two 1K x 18
+  EXPECT_EQ(bram18k_tiles(32, 512), 2);    // dual-port: no 512 x 36
+  EXPECT_EQ(bram18k_tiles(32, 4096), 8);
+  EXPECT_EQ(bram18k_tiles(1, 16384), 1);
+  EXPECT_EQ(bram18k_tiles(4, 4096), 1);
+  EXPECT_EQ(uram_tiles(32, 4096), 1);
+  EXPECT_EQ(uram_tiles(72, 4097), 2);
+  EXPECT_EQ(uram_tiles(73, 1), 2);
+}
+
+// y = x @ W with x [8, 64] streamed and W [64, 64] a ROM of 4096 words.
+Design one_mm(int64_t par) {
+  ir::Graph g;
+  ir::NodeId x = g.input("x", {8, 64});
+  g.add_output("y", g.mm(x, g.param("w", {64, 64})));
+  LowerOptions o;
+  o.mm_par = par;
+  return lower(g, o);
+}
+
+const MemArray& rom_of(const ResourceReport& r) {
+  for (const MemArray& m : r.arrays)
+    if (m.what == "rom") return m;
+  throw Error("no rom");
+}
+
+TEST(Resources, RomBanksFollowBandwidth) {
+  const Capacity big{100000, 100000, 1000, 10000000, 10000000};
+  const Arith fx{Arith::Fixed, 32};
+  auto rom_bram = [&](int64_t par) {
+    Design d = one_mm(par);
+    ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), fx, big);
+    EXPECT_EQ(rom_of(r).banks, (std::min<int64_t>(par, 64) + 1) / 2);  // two read ports a bank
+    return r;
+  };
+  // P = 1: one bank of 4096 x 32 bits: 8 BRAM18K, and the A double buffer (128 x 32 bits,
+  // over the LUTRAM limit) 2 more. P = 8: 4 dual-port banks of 1024 words, 2 each: 8; the
+  // buffer is 8 banks of 16 words, LUTRAM. P = 16: 8 banks of 512 words, still 2 each: 16.
+  // P = 64: 32 banks of 128 words = 4 Kbit, over the LUTRAM limit: 2 each, 64.
+  EXPECT_EQ(rom_bram(1).per_process[1].bram18k, 8 + 2);
+  EXPECT_EQ(rom_bram(8).per_process[1].bram18k, 8);
+  EXPECT_EQ(rom_bram(16).per_process[1].bram18k, 16);
+  ResourceReport r64 = rom_bram(64);
+  EXPECT_EQ(r64.per_process[1].bram18k, 64);  // the A double buffer (64 banks of 2 words) is LUTRAM
+  EXPECT_EQ(r64.per_process[1].dsp, 64 * 4);
+  EXPECT_EQ(r64.rom_bits, 4096 * 32);
+  // P above the work of a beat (K = 64) buys nothing and costs nothing more.
+  EXPECT_EQ(rom_bram(200).per_process[1].dsp, 64 * 4);
+}
+
+TEST(Resources, ArraysMoveToUramOnlyWhenBramIsShort) {
+  Design d = one_mm(16);
+  const Arith fx{Arith::Fixed, 32};
+  std::vector<int64_t> depths(d.streams.size(), 2);
+  ResourceReport roomy = estimate_resources(d, depths, fx, {1000, 1000, 100, 1000000, 1000000});
+  EXPECT_EQ(roomy.total.uram, 0);
+  EXPECT_TRUE(roomy.fits);
+  // 16 BRAM18K needed, 10 allowed: the ROM (8 banks of 512 x 32) goes to URAM, 1 each; the
+  // A buffer (16 banks of 8 words) is LUTRAM.
+  ResourceReport tight = estimate_resources(d, depths, fx, {1000, 10, 100, 1000000, 1000000});
+  EXPECT_EQ(tight.total.bram18k, 0);
+  EXPECT_EQ(tight.total.uram, 8);
+  EXPECT_TRUE(tight.fits);
+  ResourceReport none = estimate_resources(d, depths, fx, {1000, 10, 4, 1000000, 1000000});
+  EXPECT_FALSE(none.fits);
+  EXPECT_EQ(none.over, "bram");
+}
+
+TEST(Resources, InspOrder1MultipliesAndFloor) {
+  autodiff::SirenSpec spec;  // 2 -> 256 x 4 -> 3, batch 64
+  ir::Bundle b = autodiff::build_insp_bundle(spec, 1, false);
+  passes::optimize_bundle(b);
+  Design d = lower(b.graph);
+  // Per row: 2*256 + 3*256*256 + 256*3 forward, 9*256*256 + 3*256*2 backward MACs, and
+  // 12 elementwise multiplies of 256 (3 cos scalings per output channel, and its row of
+  // the last layer's weight): (789,248 + 3,072) * 64.
+  EXPECT_EQ(count_multiplies(d), 50'708'480);
+  // U50: 5952 DSP / 4 per 32-bit multiply = 1488 a cycle.
+  EXPECT_EQ(floor_cycles(50'708'480, find_part("u50"), {Arith::Fixed, 32}), 34'079);
+  EXPECT_EQ(floor_cycles(50'708'480, find_part("u50"), {Arith::Fixed, 18}), 8'520);
+}
+
+TEST(Parts, TableAndBudget) {
+  EXPECT_EQ(parts().front().name, "u50");
+  EXPECT_EQ(find_part("u50").dsp, 5952);
+  EXPECT_EQ(find_part("xcu280-fsvh2892-2L-e").name, "u280");
+  try {
+    find_part("u51");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("u50, u280, zcu104"), std::string::npos);
+  }
+  Budget b = parse_budget("all=0.5,dsp=0.7");
+  EXPECT_DOUBLE_EQ(b.dsp, 0.7);
+  EXPECT_DOUBLE_EQ(b.lut, 0.5);
+  EXPECT_DOUBLE_EQ(parse_budget("").bram, 0.8);
+  for (const char* bad : {"dsp=2", "dsp=0", "foo=0.5", "dsp", "dsp=x"})
+    EXPECT_THROW(parse_budget(bad), Error) << bad;
+  Capacity c = capacity(find_part("u50"), parse_budget(""));
+  EXPECT_EQ(c.dsp, 4761);  // floor(0.8 * 5952)
+  EXPECT_EQ(c.bram18k, 2150);
+  EXPECT_EQ(c.uram, 512);
+}
+
+}  // namespace
+}  // namespace inrarch::dataflow

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -109,7 +110,8 @@ enum class Fanout : uint8_t { Star, Chain };
 
 struct LowerOptions {
   int64_t block = 1;      // elements per beat (per stream: the largest divisor of the last dim <= block)
-  int64_t mm_par = 1;     // parallel MACs per mm
+  int64_t mm_par = 1;     // parallel MACs per mm, unless mm_par_by_kernel names the kernel
+  std::map<std::string, int64_t> mm_par_by_kernel;  // per mm kernel (by process name): the search's choice
   int32_t elem_bits = 32;
   int64_t depth = 2;      // initial FIFO depth of every stream
   Fanout fanout = Fanout::Chain;

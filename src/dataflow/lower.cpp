@@ -164,7 +164,8 @@ struct Builder {
     p.node = v;
     p.attrs = n.attrs;
     p.name = std::string(ir::op_name(n.op)) + "_" + std::to_string(number.at(v));
-    p.mm_par = opt.mm_par;
+    auto par = opt.mm_par_by_kernel.find(p.name);
+    p.mm_par = par == opt.mm_par_by_kernel.end() ? opt.mm_par : par->second;
     for (ir::NodeId o : n.operands) {
       Operand od;
       od.shape = g.shape(o);
@@ -351,6 +352,8 @@ Design lower(const ir::Graph& g, const LowerOptions& options) {
   if (g.outputs().empty()) throw Error("lower: graph '" + g.name() + "' has no outputs");
   if (options.block < 1 || options.mm_par < 1 || options.elem_bits < 1)
     throw Error("lower: block, mm_par and elem_bits must be >= 1");
+  for (const auto& [name, par] : options.mm_par_by_kernel)
+    if (par < 1) throw Error("lower: mm_par of " + name + " must be >= 1");
   if (options.fanout != Fanout::Chain) return lower_with(g, options, nullptr);
   LowerOptions star = options;
   star.fanout = Fanout::Star;

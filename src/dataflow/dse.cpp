@@ -1,0 +1,160 @@
+// The parallelism search (dse.h): balanced designs by target cycles, costed by the resource
+// model, the fastest that fits evaluated on the event graph.
+#include "dataflow/dse.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "dataflow/event_graph.h"
+#include "dataflow/schedule.h"
+
+namespace inrarch::dataflow {
+
+int64_t own_cycles(const Design& d, ProcessId p) {
+  int64_t cycles = 0;
+  for (const Run& r : schedule(d, p).runs) cycles += int64_t(r.count) * r.delay;
+  return cycles;
+}
+
+namespace {
+
+// An mm's own cycles as a function of P: base + writes * ceil(work / P), where `writes` is
+// rows * beats of C and `work` = bC * K the MACs of one beat (schedule.h).
+struct MmCost {
+  ProcessId process;
+  int64_t base, writes, work;
+
+  int64_t cycles(int64_t par) const { return base + writes * ((work + par - 1) / par); }
+  // The least P whose cycles are <= target (work when the target is below reach).
+  int64_t least_par(int64_t target) const {
+    int64_t per_beat = writes > 0 ? (target - base) / writes : work;
+    if (per_beat < 1) return work;
+    return (work + per_beat - 1) / per_beat;
+  }
+};
+
+std::vector<MmCost> mm_costs(const Design& d) {
+  std::vector<MmCost> out;
+  Design one = d;
+  for (size_t p = 0; p < d.processes.size(); ++p) {
+    if (d.processes[p].kind != Kind::Mm) continue;
+    auto pid = static_cast<ProcessId>(p);
+    one.processes[p].mm_par = 1;
+    const Stream& c = d.streams[d.processes[p].outputs.at(0)];
+    int64_t K = d.processes[p].operands.at(0).shape.at(1);
+    int64_t writes = c.beats(), work = c.block * K;
+    out.push_back({pid, own_cycles(one, pid) - writes * work, writes, work});
+  }
+  return out;
+}
+
+// Every target some mm hits exactly (base + writes * t for each distinct per-beat t =
+// ceil(work / P)), at or above `lo`, ascending. At most 2 sqrt(work) per mm.
+std::vector<int64_t> targets(const std::vector<MmCost>& mms, int64_t lo) {
+  std::vector<int64_t> t{lo};
+  for (const MmCost& m : mms) {
+    for (int64_t par = 1; par <= m.work;) {
+      int64_t per_beat = (m.work + par - 1) / par;
+      if (m.cycles(par) >= lo) t.push_back(m.cycles(par));
+      if (per_beat == 1) break;
+      par = (m.work + per_beat - 2) / (per_beat - 1);  // the least P with a smaller per-beat
+    }
+  }
+  std::sort(t.begin(), t.end());
+  t.erase(std::unique(t.begin(), t.end()), t.end());
+  return t;
+}
+
+void apply(Design& d, const std::vector<MmCost>& mms, int64_t target) {
+  for (const MmCost& m : mms) d.processes[m.process].mm_par = m.least_par(target);
+}
+
+Capacity minus(Capacity c, const Usage& r) {
+  return {c.dsp - r.dsp, c.bram18k - r.bram18k, c.uram - r.uram, c.lut - r.lut, c.ff - r.ff};
+}
+
+DsePoint cost(const Design& d, int64_t target, const DseOptions& o, const Capacity& cap) {
+  ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), o.arith, cap);
+  return {target, 0, r.total, r.fits};
+}
+
+int64_t peak_latency(const Design& d) {
+  EventGraph eg(d);
+  Resolution r = eg.resolve(std::vector<int64_t>(d.streams.size(), kUnbounded));
+  return r.deadlock ? -1 : r.latency;
+}
+
+}  // namespace
+
+namespace {
+
+// The chosen target, then geometric steps up to the slowest design (every mm at P = 1).
+std::vector<int64_t> front_targets(int64_t target, int64_t slowest, int points) {
+  std::vector<int64_t> front{target};
+  if (slowest <= target || points < 1) return front;
+  double ratio = std::pow(double(slowest) / double(target), 1.0 / points);
+  for (int k = 1; k <= points; ++k) {
+    auto t = std::min(slowest, static_cast<int64_t>(std::llround(double(target) * std::pow(ratio, k))));
+    if (t > front.back()) front.push_back(t);
+  }
+  return front;
+}
+
+// The fastest target (index into ts) whose balanced design fits; ts.size() if none.
+size_t fastest_fitting(Design& work, const std::vector<MmCost>& mms, const std::vector<int64_t>& ts,
+                       const DseOptions& o, const Capacity& cap, DseResult& res) {
+  for (size_t i = 0; i < ts.size(); ++i) {
+    apply(work, mms, ts[i]);
+    ++res.targets_checked;
+    if (cost(work, ts[i], o, cap).fits) return i;
+  }
+  return ts.size();
+}
+
+}  // namespace
+
+DseResult search_parallelism(const Design& d, const DseOptions& o) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto say = [&](const std::string& s) { if (o.progress) o.progress(s); };
+  DseResult res;
+  Design work = d;
+  const std::vector<MmCost> mms = mm_costs(d);
+  int64_t slowest = 0;
+  for (size_t p = 0; p < d.processes.size(); ++p) {
+    if (d.processes[p].kind != Kind::Mm)
+      res.slowest_other = std::max(res.slowest_other, own_cycles(d, static_cast<ProcessId>(p)));
+  }
+  for (const MmCost& m : mms) slowest = std::max(slowest, m.cycles(1));
+  slowest = std::max(slowest, res.slowest_other);
+  // No target below what every kernel can reach: the slowest other kernel, and each mm
+  // at its full parallelism (one beat a cycle).
+  int64_t lo = res.slowest_other;
+  for (const MmCost& m : mms) lo = std::max(lo, m.cycles(m.work));
+  const Capacity cap = minus(capacity(o.part, o.budget), o.reserve);
+  const std::vector<int64_t> ts = targets(mms, lo);
+  say(fmt::format("dse: {} mm kernels, {} balanced targets from {} cycles", mms.size(), ts.size(), lo));
+  size_t found = fastest_fitting(work, mms, ts, o, cap, res);
+  res.fits = found < ts.size();
+  const int64_t target = res.fits ? ts[found] : slowest;
+  for (int64_t t : front_targets(target, slowest, o.front_points)) {
+    apply(work, mms, t);
+    DsePoint pt = cost(work, t, o, cap);
+    pt.latency = peak_latency(work);
+    ++res.evaluations;
+    res.front.push_back(pt);
+    say(fmt::format("dse: target {} cycles: latency {}, {} DSP{}", t, pt.latency, pt.use.dsp,
+                    pt.fits ? "" : " (over budget)"));
+  }
+  apply(work, mms, target);
+  for (const MmCost& m : mms) res.mm_par[d.processes[m.process].name] = work.processes[m.process].mm_par;
+  res.chosen = res.front.front();
+  if (!res.fits)
+    res.over = estimate_resources(work, std::vector<int64_t>(d.streams.size(), 2), o.arith, cap).over;
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return res;
+}
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,63 @@
+// The parallelism search: per-kernel MACs (P of every mm) that minimise the design's
+// latency under a device budget (docs/resources.md, "The search").
+//
+// The argument. Rows stream through every kernel, so a design runs at the pace of its slowest
+// kernel: latency ~ max over processes of its own cycles + the pipeline fill. An mm's own
+// cycles are base + rows*beats*ceil(bC*K/P) (its schedule: only the write steps depend on
+// P), so for a target T each mm has a least P that meets T, and any more would be wasted
+// on a kernel that waits for its neighbours. The search therefore walks the targets T that
+// some mm can hit exactly, fastest first, gives every mm its least P for T (the balanced
+// design for T), and takes the first whose resources fit the budget (resources.h). The
+// other kernels stream one beat a cycle, so T never goes below the slowest of them: past
+// that point no P buys anything. The event graph (the model every later stage uses)
+// then gives the latency of the chosen design and of a spread of slower ones, the
+// latency-vs-DSP front. Deterministic: no clock or randomness decides anything.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dataflow/design.h"
+#include "dataflow/part.h"
+#include "dataflow/resources.h"
+
+namespace inrarch::dataflow {
+
+struct DseOptions {
+  Part part = parts().front();
+  Budget budget;
+  Arith arith;
+  Usage reserve;        // resources kept out of the search's capacity (e.g. sized FIFOs)
+  int front_points = 10;  // slower designs evaluated for the latency-vs-DSP front
+  std::function<void(const std::string&)> progress;  // a line per phase
+};
+
+struct DsePoint {
+  int64_t target_cycles = 0;  // T: every mm's own cycles are at most this
+  int64_t latency = 0;        // event graph, all FIFOs unbounded (peak)
+  Usage use;                  // FIFOs at depth 2
+  bool fits = false;
+};
+
+struct DseResult {
+  std::map<std::string, int64_t> mm_par;  // the chosen P of every mm kernel, by process name
+  DsePoint chosen;
+  std::vector<DsePoint> front;   // evaluated designs, fastest target first (chosen included)
+  int64_t slowest_other = 0;     // cycles of the slowest non-mm process: T's lower limit
+  int64_t targets_checked = 0;   // balanced designs costed
+  int64_t evaluations = 0;       // event-graph resolves
+  bool fits = false;             // false: even P = 1 everywhere is over the budget
+  std::string over;              // then: the first resource over it
+  double seconds = 0;
+};
+
+// Searches the mm parallelism of `d` (any mm_par; other kernels are left as they are).
+DseResult search_parallelism(const Design& d, const DseOptions& opt);
+
+// The cycles a process takes on its own (the sum of its steps' delays).
+int64_t own_cycles(const Design& d, ProcessId p);
+
+}  // namespace inrarch::dataflow

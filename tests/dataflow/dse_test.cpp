@@ -1,0 +1,105 @@
+// The parallelism search: budgets that bind, balance (no P a kernel cannot use), and
+// determinism.
+#include <gtest/gtest.h>
+
+#include "autodiff/models.h"
+#include "dataflow/dse.h"
+#include "dataflow/lower.h"
+#include "passes/pipeline.h"
+
+namespace inrarch::dataflow {
+namespace {
+
+Design insp(int order, int64_t batch, int64_t width) {
+  autodiff::SirenSpec spec;
+  spec.dims = {2, width, width, width, 3};
+  spec.batch = batch;
+  ir::Bundle b = autodiff::build_insp_bundle(spec, order, false);
+  passes::optimize_bundle(b);
+  return lower(b.graph);
+}
+
+Design with_par(Design d, const std::map<std::string, int64_t>& par) {
+  for (Process& p : d.processes)
+    if (p.kind == Kind::Mm) p.mm_par = par.at(p.name);
+  return d;
+}
+
+DseOptions options(const std::string& budget) {
+  DseOptions o;
+  o.part = find_part("u50");
+  o.budget = parse_budget(budget);
+  return o;
+}
+
+TEST(Dse, EveryKernelGetsTheLeastParallelismForTheTarget) {
+  Design d = insp(1, 8, 64);
+  DseResult r = search_parallelism(d, options(""));
+  ASSERT_TRUE(r.fits);
+  Design chosen = with_par(d, r.mm_par);
+  const int64_t target = r.chosen.target_cycles;
+  EXPECT_GE(target, r.slowest_other);
+  int wide = 0;
+  for (size_t p = 0; p < chosen.processes.size(); ++p) {
+    Process& proc = chosen.processes[p];
+    if (proc.kind != Kind::Mm) continue;
+    auto pid = static_cast<ProcessId>(p);
+    EXPECT_LE(own_cycles(chosen, pid), target) << proc.name;
+    if (proc.mm_par == 1) continue;
+    ++wide;
+    proc.mm_par -= 1;  // one MAC less and the kernel falls behind the target: none wasted
+    EXPECT_GT(own_cycles(chosen, pid), target) << proc.name;
+    proc.mm_par += 1;
+  }
+  EXPECT_GT(wide, 0);
+  // The mm with K = 2 (first layer) needs at most 2 MACs, however much budget is left.
+  for (const Process& p : chosen.processes)
+    if (p.kind == Kind::Mm && p.operands[0].shape.at(1) == 2) EXPECT_LE(p.mm_par, 2) << p.name;
+}
+
+TEST(Dse, TightBudgetGivesASlowerDesignWithinIt) {
+  Design d = insp(1, 8, 64);
+  DseResult roomy = search_parallelism(d, options(""));
+  DseResult tight = search_parallelism(d, options("dsp=0.05"));
+  ASSERT_TRUE(roomy.fits);
+  ASSERT_TRUE(tight.fits);
+  const Capacity cap = capacity(find_part("u50"), parse_budget("dsp=0.05"));  // 297 DSP
+  EXPECT_LE(tight.chosen.use.dsp, cap.dsp);
+  EXPECT_GT(roomy.chosen.use.dsp, cap.dsp);
+  EXPECT_GT(tight.chosen.target_cycles, roomy.chosen.target_cycles);
+  EXPECT_GT(tight.chosen.latency, roomy.chosen.latency);
+  // A budget nothing fits: reported, every mm at P = 1.
+  DseResult none = search_parallelism(d, options("dsp=0.0002"));
+  EXPECT_FALSE(none.fits);
+  EXPECT_EQ(none.over, "dsp");
+  for (const auto& [name, par] : none.mm_par) EXPECT_EQ(par, 1) << name;
+}
+
+TEST(Dse, FrontIsEvaluatedOnTheEventGraphAndSlowsDown) {
+  Design d = insp(1, 8, 64);
+  DseResult r = search_parallelism(d, options(""));
+  ASSERT_GE(r.front.size(), 3u);
+  EXPECT_EQ(r.evaluations, static_cast<int64_t>(r.front.size()));
+  for (size_t i = 1; i < r.front.size(); ++i) {
+    EXPECT_GT(r.front[i].target_cycles, r.front[i - 1].target_cycles);
+    EXPECT_LE(r.front[i].use.dsp, r.front[i - 1].use.dsp);
+  }
+  // The slowest point is every mm at P = 1: the design as lowered with mm_par 1.
+  EXPECT_EQ(r.front.back().use.dsp % 4, 0);
+  EXPECT_GT(r.front.back().latency, 4 * r.front.front().latency);
+}
+
+TEST(Dse, Deterministic) {
+  Design d = insp(1, 8, 64);
+  DseResult a = search_parallelism(d, options("dsp=0.1"));
+  DseResult b = search_parallelism(d, options("dsp=0.1"));
+  EXPECT_EQ(a.mm_par, b.mm_par);
+  ASSERT_EQ(a.front.size(), b.front.size());
+  for (size_t i = 0; i < a.front.size(); ++i) {
+    EXPECT_EQ(a.front[i].latency, b.front[i].latency);
+    EXPECT_EQ(a.front[i].use.dsp, b.front[i].use.dsp);
+  }
+}
+
+}  // namespace
+}  // namespace inrarch::dataflow

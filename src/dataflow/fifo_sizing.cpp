@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <span>
 
 #include "ir/error.h"
 
@@ -61,6 +62,15 @@ struct Ctx {
   }
 };
 
+// The constrained set resolved to observed depths (the end of both greedy starts).
+std::vector<int64_t> resolve_to_observed(Ctx& c, std::vector<int64_t> d) {
+  Resolution r = c.resolve(d);
+  INRARCH_ASSERT(c.ok(r), "greedy sizing: accepted constraints violate the bound");
+  std::vector<int64_t> obs = c.eg.observed_depths();
+  for (size_t s = 0; s < d.size(); ++s) d[s] = std::max<int64_t>(2, obs[s]);
+  return d;
+}
+
 // Paper's greedy over the streams in `order` (paper: design order); returns the
 // constrained set resolved to observed depths.
 std::vector<int64_t> greedy(Ctx& c, TimeSnapshot x, const std::vector<size_t>& order) {
@@ -78,11 +88,57 @@ std::vector<int64_t> greedy(Ctx& c, TimeSnapshot x, const std::vector<size_t>& o
     if (c.ok(c.resolve(d, c.res.bound))) c.eg.swap_snapshot(x);
     else d[s] = kUnbounded;
   }
-  Resolution r = c.resolve(d);
-  INRARCH_ASSERT(c.ok(r), "greedy sizing: accepted constraints violate the bound");
-  std::vector<int64_t> obs = c.eg.observed_depths();
-  for (size_t s = 0; s < S; ++s) d[s] = std::max<int64_t>(2, obs[s]);
-  return d;
+  return resolve_to_observed(c, std::move(d));
+}
+
+// Tries depth 2 on `group` at once (one resolve); a failing group is halved, first half
+// first. Streams the feasible schedule x already keeps within 2 need no resolve. Returns
+// whether every stream of the group was accepted.
+bool try_group(Ctx& c, TimeSnapshot& x, std::vector<int64_t>& d, std::span<const size_t> group) {
+  std::vector<size_t> open;
+  for (size_t s : group) {
+    if (c.eg.observed_depth(x, static_cast<StreamId>(s)) <= 2) d[s] = 2, ++c.res.certified;
+    else open.push_back(s);
+  }
+  if (open.empty()) return true;
+  for (size_t s : open) d[s] = 2;
+  if (c.ok(c.resolve(d, c.res.bound))) {
+    c.eg.swap_snapshot(x);
+    return true;
+  }
+  for (size_t s : open) d[s] = kUnbounded;
+  if (open.size() > 1) {
+    const size_t half = open.size() / 2;
+    try_group(c, x, d, std::span<const size_t>(open).first(half));
+    try_group(c, x, d, std::span<const size_t>(open).subspan(half));
+  }
+  return false;
+}
+
+// min's greedy start: the greedy in `order`, tried a group of streams at a time. Each
+// accepted group is checked by a resolve with everything accepted before, as in the greedy.
+// The group doubles after a success (up to kMaxGreedyGroup) and halves after a failure, so
+// long runs of streams that fit cost one resolve per group, and the rejects few more than
+// one each. Past greedy_fifo_ops the remaining streams stay unconstrained (a large design's
+// certificates and shrinking still size them).
+constexpr size_t kMaxGreedyGroup = 64;
+std::vector<int64_t> grouped_greedy(Ctx& c, TimeSnapshot x, const std::vector<size_t>& order) {
+  size_t S = c.eg.design().streams.size(), size = 1;
+  std::vector<int64_t> d(S, kUnbounded);
+  const int64_t w0 = c.work;
+  for (size_t i = 0; i < S;) {
+    c.note("stream", i, S);
+    if (c.work - w0 > c.opt.greedy_fifo_ops) {
+      if (c.opt.progress)
+        std::fprintf(stderr, "fifo min: greedy budget spent at stream %zu/%zu\n", i, S);
+      break;
+    }
+    size_t n = std::min(size, S - i);
+    bool all = try_group(c, x, d, std::span<const size_t>(order).subspan(i, n));
+    i += n;
+    size = all ? std::min(2 * size, kMaxGreedyGroup) : std::max<size_t>(1, size / 2);
+  }
+  return resolve_to_observed(c, std::move(d));
 }
 
 // Shrinks d to what schedule x (null: the last resolve) observes (never below 2 or above d).
@@ -232,7 +288,7 @@ std::vector<int64_t> min_depths(Ctx& c, TimeSnapshot peak_times) {
   certify(c, mirror, a);
   std::vector<int64_t> b = a;
   if (c.opt.min_greedy_start) {
-    b = greedy(c, std::move(peak_times), min_order(c.eg.design()));
+    b = grouped_greedy(c, std::move(peak_times), min_order(c.eg.design()));
     certify(c, mirror, b);
   }
   // Shrinking below never raises BRAM18K (monotone in depth), so the choice here bounds it.

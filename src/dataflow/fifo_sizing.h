@@ -10,8 +10,9 @@
 //          current depths, so the depths each of them observes are safe for all streams at
 //          once; take max(2, observed) under ALAP, then under ASAP, and repeat until no
 //          FIFO shrinks. Start from all unbounded and (min_greedy_start, default) from
-//          paper's greedy run with the copies' consumer-side outputs tried first (on a
-//          chain fan-out this leaves each lag step to one link); keep the start with fewer
+//          paper's greedy run with the copies' consumer-side outputs tried first, in groups
+//          of streams that double while they fit (on a chain fan-out this leaves each lag
+//          step to one link; greedy_fifo_ops bounds it); keep the start with fewer
 //          BRAM18K, then fewer bits. Then, within shrink_fifo_ops, try depth 2 for the small
 //          FIFOs in groups (halving a failing group), take FIFOs just above a BRAM18K step
 //          below it, and shrink the largest FIFOs greedily (depth 2, else binary search),
@@ -45,6 +46,9 @@ struct SizingOptions {
   // min: budget of the greedy shrinking after the certificates, in FIFO ops resolved (about
   // 2 s at the event graph's ~350 M ops/s); a count, so results are reproducible.
   int64_t shrink_fifo_ops = 700'000'000;
+  // min: budget of the greedy start, in FIFO ops resolved (about 50 s here; INSP order 2
+  // spends a third of it, order 3 all).
+  int64_t greedy_fifo_ops = 20'000'000'000;
   bool min_greedy_start = true;  // min: also start from the copy-outputs-first greedy (costs
                                  // about one paper run; without it: many small FIFOs, each
                                  // >= 2 BRAM18K, and chain links that buffer like a star)

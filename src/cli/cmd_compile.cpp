@@ -22,9 +22,25 @@ struct CompileArgs {
   bool no_hls = false;
   bool no_csim = false;
   bool no_scaling = false;
+  bool no_dse = false;
+  bool mm_par_given = false;
   driver::CompileOptions flow;
   bool quiet = false;
 };
+
+// One line: latency against the DSP floor, and what the design takes of the part.
+void print_performance(const nlohmann::json& r) {
+  const auto& res = r["resources"];
+  const auto& u = res["utilisation"];
+  auto pct = [&](const char* k) { return 100.0 * u[k].get<double>(); };
+  fmt::print("performance: {} cycles = {:.2f}x the DSP floor ({} cycles); {}: DSP {:.1f}%, BRAM "
+             "{:.1f}%, URAM {:.1f}%, LUT {:.1f}%, FF {:.1f}%: {}\n",
+             r["fifo"]["latency_cycles"].dump(), r["floor"]["latency_over_floor"].get<double>(),
+             r["floor"]["cycles"].get<int64_t>(), res["part"]["name"].get<std::string>(),
+             pct("dsp"), pct("bram18k"), pct("uram"), pct("lut"), pct("ff"),
+             res["fits"].get<bool>() ? "within budget"
+                                     : "OVER budget (" + res["over"].get<std::string>() + ")");
+}
 
 void print_summary(const std::string& out, const nlohmann::json& r) {
   const auto& g = r["graph"];
@@ -40,6 +56,7 @@ void print_summary(const std::string& out, const nlohmann::json& r) {
              f["method"].get<std::string>(), f["latency_cycles"].dump(),
              f["peak_latency_cycles"].dump(), f["total_depth"].dump(), f["total_bits"].dump(),
              f["bram18k"].dump());
+  print_performance(r);
   if (!r.contains("verification")) return;
   const auto& v = r["verification"];
   auto verdict = [&](const char* mode) -> std::string {
@@ -70,11 +87,12 @@ int run_compile(CompileArgs& a) {
   o.emit_hls = !a.no_hls;
   o.csim = !a.no_csim;
   o.pow2_scaling = !a.no_scaling;
+  o.dse = !a.no_dse && !a.mm_par_given;  // a uniform --mm-par is a forced design
   o.verbose = !a.quiet;
   nlohmann::json report = driver::compile(o);
   print_summary(o.out_dir.string(), report);
   // A design that fails its own verification is a failed compile for scripts and CI.
-  if (report.contains("verification"))
+  if (report.contains("verification"))  // (resources over budget are reported, not fatal)
     for (const auto& [mode, v] : report["verification"].items())
       if (!v.value("pass", false)) return 2;
   return 0;
@@ -97,7 +115,20 @@ void register_compile(CLI::App& app) {
   cmd->add_option("-o,--out", f.out_dir, "Output folder (replaced atomically)")->required();
   cmd->add_flag("--no-opt", args->no_opt, "Skip the optimizer pipeline");
   cmd->add_option("--block", f.block, "Elements per stream beat")->capture_default_str();
-  cmd->add_option("--mm-par", f.mm_par, "Parallel MACs per mm kernel")->capture_default_str();
+  auto* par = cmd->add_option("--mm-par", f.mm_par,
+                              "Parallel MACs of every mm kernel (turns the search off)");
+  par->capture_default_str();
+  cmd->add_flag("--no-dse", args->no_dse,
+                "No parallelism search: every mm gets --mm-par MACs (default 1)");
+  cmd->add_option("--merge", f.merge,
+                  "Products sharing a weight merged into one kernel, at most N each "
+                  "(1: never; default: searched with the parallelism)")
+      ->check(CLI::Range(int64_t{1}, int64_t{64}));
+  cmd->add_option("--part", f.part, "Target part: u50 | u280 | zcu104")
+      ->check(CLI::IsMember({"u50", "u280", "zcu104"}))
+      ->capture_default_str();
+  cmd->add_option("--budget", f.budget,
+                  "Share of the part the search may use, e.g. dsp=0.5,bram=0.6 (default 0.8 each)");
   cmd->add_option("--fifo-opt", f.fifo_method, "FIFO sizing: none | paper | min")
       ->check(CLI::IsMember({"none", "paper", "min"}))
       ->capture_default_str();
@@ -111,7 +142,10 @@ void register_compile(CLI::App& app) {
                 "Fixed point: one format for every value (no per-stream power-of-two exponents)");
   cmd->add_flag("--no-csim", args->no_csim, "Emit HLS code but do not run its C simulations");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
-  cmd->callback([args] { run_guarded("compile", [args] { return run_compile(*args); }); });
+  cmd->callback([args, par] {
+    args->mm_par_given = par->count() > 0;
+    run_guarded("compile", [args] { return run_compile(*args); });
+  });
 }
 
 }  // namespace inrarch::cli

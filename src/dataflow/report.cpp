@@ -10,11 +10,16 @@ json design_json(const Design& d) {
   json kernels = json::object();
   for (const auto& [kind, n] : kernels_by_kind(d)) kernels[kind] = n;
   int64_t buf = 0, rom = 0;
-  for (const auto& p : d.processes) buf += p.buffer_bits, rom += p.rom_bits;
+  json par = json::object();
+  for (const auto& p : d.processes) {
+    buf += p.buffer_bits, rom += p.rom_bits;
+    if (p.kind == Kind::Mm) par[p.name] = p.mm_par;
+  }
   return {{"processes", d.processes.size()}, {"streams", d.streams.size()},
           {"kernels", kernels},              {"block", d.options.block},
           {"mm_par", d.options.mm_par},      {"elem_bits", d.options.elem_bits},
-          {"kernel_buffer_bits", buf},       {"rom_bits", rom}};
+          {"kernel_buffer_bits", buf},       {"rom_bits", rom},
+          {"mm_par_by_kernel", par}};
 }
 
 json analysis_json(const EventGraph& eg, const Resolution& r, int64_t peak_latency) {
@@ -56,6 +61,64 @@ json fifo_json(const Design& d, const SizingResult& s) {
           {"resolves", s.resolves},
           {"seconds", s.seconds},
           {"depths", depths}};
+}
+
+json usage_json(const Usage& u) {
+  return {{"dsp", u.dsp}, {"bram18k", u.bram18k}, {"uram", u.uram}, {"lut", u.lut}, {"ff", u.ff}};
+}
+
+json resources_json(const ResourceReport& r, const Part& part, const Budget& b) {
+  auto frac = [](int64_t used, int64_t total) { return total > 0 ? double(used) / double(total) : 0.0; };
+  json by_kind = json::object();
+  for (const auto& [kind, u] : r.by_kind) by_kind[kind] = usage_json(u);
+  int64_t in_uram = 0;
+  for (const MemArray& m : r.arrays) in_uram += m.uram;
+  return {{"part", {{"name", part.name}, {"device", part.device}, {"dsp", part.dsp},
+                    {"bram18k", part.bram18k}, {"uram", part.uram}, {"lut", part.lut},
+                    {"ff", part.ff}, {"clock_mhz", part.clock_mhz}}},
+          {"budget", {{"dsp", b.dsp}, {"bram", b.bram}, {"uram", b.uram}, {"lut", b.lut}, {"ff", b.ff}}},
+          {"total", usage_json(r.total)},
+          {"utilisation", {{"dsp", frac(r.total.dsp, part.dsp)},
+                           {"bram18k", frac(r.total.bram18k, part.bram18k)},
+                           {"uram", frac(r.total.uram, part.uram)},
+                           {"lut", frac(r.total.lut, part.lut)},
+                           {"ff", frac(r.total.ff, part.ff)}}},
+          {"by_kind", by_kind},
+          {"fits", r.fits},
+          {"over", r.over.empty() ? json(nullptr) : json(r.over)},
+          {"on_chip_bits", {{"rom", r.rom_bits}, {"buffers", r.buffer_bits}, {"fifo", r.fifo_bits},
+                            {"total", r.rom_bits + r.buffer_bits + r.fifo_bits}}},
+          {"arrays_in_uram", in_uram}};
+}
+
+json floor_json(const Design& d, const Part& part, const Arith& arith, int64_t latency) {
+  int64_t mults = count_multiplies(d);
+  int64_t floor = floor_cycles(mults, part, arith);
+  return {{"multiplies", mults},
+          {"dsp_per_multiply", dsp_per_multiply(arith)},
+          {"multiplies_per_cycle", part.dsp / std::max<int64_t>(1, dsp_per_multiply(arith))},
+          {"cycles", floor},
+          {"latency_over_floor", floor > 0 ? double(latency) / double(floor) : 0.0}};
+}
+
+json dse_json(const DseResult& r) {
+  json front = json::array();
+  for (const DsePoint& p : r.front) {
+    json j = usage_json(p.use);
+    j["target_cycles"] = p.target_cycles;
+    j["latency_cycles"] = p.latency;
+    j["fits"] = p.fits;
+    front.push_back(j);
+  }
+  return {{"seconds", r.seconds},
+          {"targets_checked", r.targets_checked},
+          {"evaluations", r.evaluations},
+          {"slowest_other_cycles", r.slowest_other},
+          {"target_cycles", r.chosen.target_cycles},
+          {"fits", r.fits},
+          {"over", r.over.empty() ? json(nullptr) : json(r.over)},
+          {"mm_par", r.mm_par},
+          {"front", front}};
 }
 
 }  // namespace inrarch::dataflow

@@ -4,13 +4,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dataflow/dse.h"
 #include "dataflow/event_graph.h"
 #include "dataflow/fifo_sizing.h"
+#include "dataflow/resources.h"
 
 namespace inrarch::dataflow {
 
 // {"processes": N, "streams": N, "kernels": {kind: n}, "block", "mm_par", "elem_bits",
-//  "kernel_buffer_bits", "rom_bits"}
+//  "kernel_buffer_bits", "rom_bits", "mm_par_by_kernel": {kernel: P}}
 nlohmann::json design_json(const Design& d);
 
 // {"deadlock_free", "peak_latency_cycles", "latency_cycles" (null on deadlock), "events",
@@ -25,5 +27,20 @@ nlohmann::json deadlock_json(const Design& d, const Resolution& r);
 //  "rom_bits", "peak_latency_cycles", "latency_cycles", "deadlock", "resolves", "seconds",
 //  "depths": {stream: depth}}
 nlohmann::json fifo_json(const Design& d, const SizingResult& s);
+
+// {"part": {name, device, dsp, bram18k, uram, lut, ff, clock_mhz}, "budget": {dsp, bram,
+//  uram, lut, ff}, "total": {dsp, bram18k, uram, lut, ff}, "utilisation": {...: fraction
+//  of the part}, "by_kind": {kind: {...}}, "fits", "over", "on_chip_bits": {rom, buffers,
+//  fifo, total}, "arrays_in_uram"}
+nlohmann::json resources_json(const ResourceReport& r, const Part& part, const Budget& budget);
+nlohmann::json usage_json(const Usage& u);
+
+// {"multiplies", "dsp_per_multiply", "multiplies_per_cycle", "cycles", "latency_over_floor"}
+nlohmann::json floor_json(const Design& d, const Part& part, const Arith& arith, int64_t latency);
+
+// {"seconds", "targets_checked", "evaluations", "slowest_other_cycles", "target_cycles",
+//  "fits", "over", "mm_par": {kernel: P}, "front": [{target_cycles, latency_cycles, dsp,
+//  bram18k, uram, lut, ff, fits}]}
+nlohmann::json dse_json(const DseResult& r);
 
 }  // namespace inrarch::dataflow

@@ -3,6 +3,7 @@
 #include "driver/flow.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -14,6 +15,7 @@
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
+#include "driver/parallelism.h"
 #include "ir/staging.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
@@ -31,6 +33,7 @@ struct FlowState {
   nlohmann::json report;
   ir::Bundle bundle;
   std::optional<dataflow::Design> design;
+  dataflow::Part part;
 };
 
 void progress(const FlowState& s, const std::string& line) {
@@ -80,24 +83,42 @@ void optimize(FlowState& s) {
   ir::save_bundle(s.bundle, s.out / "bundle");
 }
 
+dataflow::Arith arith_of(const hls::NumberType& t) {
+  switch (t.kind) {
+    case hls::NumberType::Float: return {dataflow::Arith::Float, 32};
+    case hls::NumberType::Double: return {dataflow::Arith::Double, 64};
+    case hls::NumberType::Fixed: break;
+  }
+  return {dataflow::Arith::Fixed, t.width};
+}
+
 void dataflow_stage(FlowState& s) {
-  dataflow::LowerOptions lo;
-  lo.block = s.opts.block;
-  lo.mm_par = s.opts.mm_par;
-  s.design = dataflow::lower(s.bundle.graph, lo);
-  dataflow::EventGraph eg(*s.design);
-  dataflow::SizingOptions so;
-  so.method = dataflow::method_from_name(s.opts.fifo_method);
-  so.alpha = s.opts.alpha;
-  so.progress = s.opts.verbose;
-  dataflow::SizingResult sized = dataflow::size_fifos(eg, so);
-  s.design->set_depths(sized.depths);
-  s.report["design"] = dataflow::design_json(*s.design);
-  s.report["analysis"] = dataflow::analysis_json(eg, sized.final, sized.peak_latency);
-  s.report["fifo"] = dataflow::fifo_json(*s.design, sized);
+  DataflowPlan plan;
+  plan.lower.block = s.opts.block;
+  plan.lower.mm_par = s.opts.mm_par;
+  plan.dse = s.opts.dse;
+  plan.merge = s.opts.merge;
+  plan.part = dataflow::find_part(s.opts.part);
+  plan.budget = dataflow::parse_budget(s.opts.budget);
+  plan.arith = arith_of(hls::parse_number_type(s.opts.number_type));
+  plan.lower.elem_bits = plan.arith.bits;
+  plan.sizing.method = dataflow::method_from_name(s.opts.fifo_method);
+  plan.sizing.alpha = s.opts.alpha;
+  plan.sizing.progress = s.opts.verbose;
+  plan.progress = [&s](const std::string& line) { progress(s, line); };
+  DataflowResult r = build_dataflow(s.bundle.graph, plan);
+  s.bundle.graph = std::move(r.graph);  // the backends emit the graph the design lowers
+  s.design = std::move(r.design);
+  s.part = plan.part;
+  for (const auto& [key, section] : r.report.items()) s.report[key] = section;
+  const auto& res = s.report["resources"];
   progress(s, fmt::format("{} processes, {} streams; latency {} cycles (peak {}), {}",
-                          s.design->processes.size(), s.design->streams.size(), sized.latency,
-                          sized.peak_latency, sized.deadlock ? "DEADLOCK" : "deadlock-free"));
+                          s.design->processes.size(), s.design->streams.size(), r.sized.latency,
+                          r.sized.peak_latency, r.sized.deadlock ? "DEADLOCK" : "deadlock-free"));
+  progress(s, fmt::format("{:.2f}x the DSP floor of {} cycles; {} {} the budget", 
+                          s.report["floor"]["latency_over_floor"].get<double>(),
+                          s.report["floor"]["cycles"].get<int64_t>(), plan.part.name,
+                          res["fits"].get<bool>() ? "within" : "OVER"));
 }
 
 void mlir_stage(FlowState& s) {
@@ -109,6 +130,8 @@ void hls_stage(FlowState& s) {
   hls::HlsOptions ho;
   ho.type = hls::parse_number_type(s.opts.number_type);
   ho.pow2_scaling = s.opts.pow2_scaling;
+  ho.part = s.part.device;
+  ho.clock_ns = std::round(100000.0 / s.part.clock_mhz) / 100;  // 300 MHz: 3.33 ns
   hls::emit_hls(*s.design, s.bundle, ho, s.out / "hls");
   s.report["hls"] = {{"folder", "hls"},   {"type", ho.type.name()}, {"top", ho.top},
                      {"part", ho.part},   {"clock_ns", ho.clock_ns},
@@ -132,7 +155,7 @@ nlohmann::json compile(const CompileOptions& o) {
   if (o.builtin_insp.has_value() == !o.bundle_dir.empty())
     throw Error("compile: give either a bundle folder or --builtin, not both or neither");
   StagingDir staging(o.out_dir, "report.json", "compile output");
-  FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}};
+  FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}, dataflow::find_part(o.part)};
   s.report["tool"] = {{"name", "inrarch"}, {"version", "0.1"}};
   auto t0 = Clock::now();
 

@@ -22,7 +22,11 @@ struct CompileOptions {
   std::filesystem::path out_dir;
   bool optimize = true;            // run the default pass pipeline
   int64_t block = 1;               // elements per stream beat
-  int64_t mm_par = 1;              // parallel MACs per mm
+  int64_t mm_par = 1;              // parallel MACs per mm (every mm, when dse is off)
+  bool dse = true;                 // search each mm's parallelism under the budget
+  int64_t merge = 0;               // products sharing a weight per kernel: 0 searched, 1 never
+  std::string part = "u50";        // target part (dataflow/part.h)
+  std::string budget;              // "dsp=0.8,bram=0.8,..." (empty: 0.8 of everything)
   std::string fifo_method = "min";  // none | paper | min
   double alpha = 0.01;
   bool emit_mlir = true;

@@ -1,0 +1,156 @@
+// The dataflow stage with the architecture search (parallelism.h). Two choices are made
+// here, both judged by the event graph and the resource model:
+//   1. how far to merge the products that share a weight (passes/merge_shared_mm.h): each
+//      merge saves a ROM copy and costs the merged kernel throughput, so every group size
+//      in 1, 2, 4, ... is searched and the fastest design that fits is kept (within 1% of
+//      the fastest, the one with the fewest on-chip bits);
+//   2. the parallelism of every mm (dataflow/dse.h) for that graph.
+#include "driver/parallelism.h"
+
+#include <fmt/format.h>
+
+#include "dataflow/event_graph.h"
+#include "dataflow/lower.h"
+#include "dataflow/report.h"
+#include "passes/merge_shared_mm.h"
+
+namespace inrarch::driver {
+
+namespace {
+
+using namespace dataflow;
+
+struct Sized {
+  Design design;
+  SizingResult sized;
+  ResourceReport resources;
+  std::unique_ptr<EventGraph> eg;
+};
+
+Sized lower_and_size(const ir::Graph& g, const LowerOptions& lo, const DataflowPlan& plan) {
+  Sized s{lower(g, lo), {}, {}, nullptr};
+  s.eg = std::make_unique<EventGraph>(s.design);
+  s.sized = size_fifos(*s.eg, plan.sizing);
+  s.design.set_depths(s.sized.depths);
+  s.resources = estimate_resources(s.design, s.sized.depths, plan.arith, capacity(plan.part, plan.budget));
+  return s;
+}
+
+DseResult search(const ir::Graph& g, const DataflowPlan& plan, const Usage& reserve, int front) {
+  DseOptions o;
+  o.part = plan.part;
+  o.budget = plan.budget;
+  o.arith = plan.arith;
+  o.reserve = reserve;
+  o.front_points = front;
+  if (front > 0) o.progress = plan.progress;
+  LowerOptions one = plan.lower;
+  one.mm_par = 1;
+  one.mm_par_by_kernel.clear();
+  one.fanout = Fanout::Star;  // the search only needs the kernels' cycles; star lowers once
+  return search_parallelism(lower(g, one), o);
+}
+
+struct Variant {
+  int64_t max_group = 1;
+  ir::Graph graph;
+  DseResult dse;
+  int64_t data_bits = 0;  // ROM + buffers of the chosen design (FIFOs not sized yet)
+};
+
+bool better(const Variant& a, const Variant& b) {  // a strictly preferred to b
+  if (a.dse.fits != b.dse.fits) return a.dse.fits;
+  if (!a.dse.fits) return a.data_bits < b.data_bits;  // nothing fits: the smallest
+  double la = double(a.dse.chosen.latency), lb = double(b.dse.chosen.latency);
+  if (la < 0.99 * lb) return true;
+  if (lb < 0.99 * la) return false;
+  return a.data_bits < b.data_bits;
+}
+
+// The graph with products sharing a weight merged `max_group` at most; `merged` counts
+// the products merged away.
+Variant merged_variant(const ir::Graph& g, int64_t max_group, int64_t& merged) {
+  passes::PassContext ctx;
+  Variant v{max_group, passes::merge_shared_mm(g, ctx, max_group), {}, 0};
+  merged = ctx.stats.get("merged-mm");
+  return v;
+}
+
+// Searches the variant's parallelism and costs its ROM and buffers.
+void score(Variant& v, const DataflowPlan& plan) {
+  v.dse = search(v.graph, plan, {}, 0);
+  LowerOptions lo = plan.lower;
+  lo.mm_par_by_kernel = v.dse.mm_par;
+  lo.fanout = Fanout::Star;
+  Design d = lower(v.graph, lo);
+  ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), plan.arith,
+                                        capacity(plan.part, plan.budget));
+  v.data_bits = r.rom_bits + r.buffer_bits;
+}
+
+// Group sizes 1, 2, 4, ... until merging more changes nothing.
+Variant choose_merge(const ir::Graph& g, const DataflowPlan& plan) {
+  int64_t merged = 0, last = 0;
+  Variant best = merged_variant(g, 1, merged);
+  auto say = [&](const Variant& v) {
+    if (plan.progress)
+      plan.progress(fmt::format("dse: products sharing a weight merged {} at most: {} mm merged away, "
+                                "latency {}, {} DSP, {:.1f} Mbit ROM+buffers{}",
+                                v.max_group, merged, v.dse.chosen.latency, v.dse.chosen.use.dsp,
+                                v.data_bits / 1e6, v.dse.fits ? "" : " (over budget)"));
+  };
+  score(best, plan);
+  say(best);
+  for (int64_t m = 2; m <= 64; m *= 2) {
+    Variant v = merged_variant(g, m, merged);
+    if (merged == last) break;
+    last = merged;
+    score(v, plan);
+    say(v);
+    if (better(v, best)) best = std::move(v);
+  }
+  return best;
+}
+
+}  // namespace
+
+DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
+  LowerOptions lo = plan.lower;
+  std::optional<DseResult> dse;
+  ir::Graph graph = g;
+  int64_t max_group = 1;
+  if (plan.merge > 1 || (plan.dse && plan.merge == 0)) {
+    int64_t merged = 0;
+    Variant v = plan.merge > 0 ? merged_variant(g, plan.merge, merged) : choose_merge(g, plan);
+    graph = std::move(v.graph);
+    max_group = v.max_group;
+  }
+  if (plan.dse) {
+    dse = search(graph, plan, {}, 10);  // again, with the latency-vs-DSP front
+    lo.mm_par_by_kernel = dse->mm_par;
+  }
+  Sized s = lower_and_size(graph, lo, plan);
+  // The sized FIFOs were not in the search's budget: hold them back and search again.
+  for (int retry = 0; retry < 3 && dse && dse->fits && !s.resources.fits; ++retry) {
+    if (plan.progress)
+      plan.progress(fmt::format("dse: sized FIFOs put the design over the {} budget; searching again",
+                                s.resources.over));
+    Usage reserve = s.resources.fifos;
+    reserve.dsp = 0;
+    dse = search(graph, plan, reserve, 10);
+    lo.mm_par_by_kernel = dse->mm_par;
+    s = lower_and_size(graph, lo, plan);
+  }
+  DataflowResult r{std::move(graph), std::move(s.design), std::move(s.sized), {}};
+  r.report["design"] = design_json(r.design);
+  r.report["analysis"] = analysis_json(*s.eg, r.sized.final, r.sized.peak_latency);
+  r.report["fifo"] = fifo_json(r.design, r.sized);
+  r.report["resources"] = resources_json(s.resources, plan.part, plan.budget);
+  r.report["floor"] = floor_json(r.design, plan.part, plan.arith, r.sized.latency);
+  r.report["dse"] = dse ? dse_json(*dse) : nlohmann::json::object();
+  r.report["dse"]["enabled"] = dse.has_value();
+  r.report["dse"]["merge_max_group"] = max_group;
+  return r;
+}
+
+}  // namespace inrarch::driver

@@ -1,0 +1,42 @@
+// The dataflow stage of the compile flow with the architecture search: choose how far to
+// merge the products that share a weight (passes/merge_shared_mm.h) and the parallelism of
+// every mm under the part's budget (dataflow/dse.h), lower with the chosen values, size the
+// FIFOs, and cost the result (dataflow/resources.h). When the sized FIFOs push a searched
+// design over the budget, the search runs again with their cost held back. Without the
+// search (plan.dse false) the graph is lowered as it is, with plan.lower's uniform mm_par.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "dataflow/design.h"
+#include "dataflow/fifo_sizing.h"
+#include "dataflow/part.h"
+#include "dataflow/resources.h"
+#include "ir/graph.h"
+
+namespace inrarch::driver {
+
+struct DataflowPlan {
+  dataflow::LowerOptions lower;
+  bool dse = true;
+  int64_t merge = 0;  // products sharing a weight per merged kernel: 0 searched, 1 never merge
+  dataflow::Part part;
+  dataflow::Budget budget;
+  dataflow::Arith arith;
+  dataflow::SizingOptions sizing;
+  std::function<void(const std::string&)> progress;
+};
+
+struct DataflowResult {
+  ir::Graph graph;  // the graph the design lowers: g, with shared-weight products merged
+  dataflow::Design design;
+  dataflow::SizingResult sized;
+  nlohmann::json report;  // report.json sections: design, analysis, fifo, resources, floor, dse
+};
+
+DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan);
+
+}  // namespace inrarch::driver

@@ -1,0 +1,97 @@
+// `compile`'s search options end to end: the report's resources / floor / dse sections, a
+// smaller part and a tighter budget giving slower designs, --no-dse / --mm-par forcing
+// uniform ones, and bad values as one clear error.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int code;
+  std::string output;
+};
+
+RunResult run(const std::string& args) {
+  std::string cmd = std::string(INRARCH_BINARY) + " " + args + " 2>&1";
+  RunResult r{-1, {}};
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+class DseCli : public ::testing::Test {
+ protected:
+  fs::path dir_ = fs::temp_directory_path() / "inrarch_dse_cli";
+  void SetUp() override {
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  // INSP order 1, batch 8, width 64, no HLS: the dataflow stage only.
+  nlohmann::json compile(const std::string& name, const std::string& flags) {
+    RunResult r = run("compile --builtin insp --order 1 --batch 8 --width 64 --no-hls --no-mlir -q " +
+                      flags + " -o " + (dir_ / name).string());
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("performance: "), std::string::npos) << r.output;
+    std::ifstream f(dir_ / name / "report.json");
+    return nlohmann::json::parse(f);
+  }
+};
+
+int64_t total_dsp(const nlohmann::json& r) { return r["resources"]["total"]["dsp"].get<int64_t>(); }
+int64_t latency(const nlohmann::json& r) { return r["fifo"]["latency_cycles"].get<int64_t>(); }
+
+TEST_F(DseCli, ReportSectionsAndTheSearchReactsToPartAndBudget) {
+  nlohmann::json u50 = compile("u50", "");
+  EXPECT_TRUE(u50["dse"]["enabled"].get<bool>());
+  EXPECT_TRUE(u50["resources"]["fits"].get<bool>());
+  EXPECT_EQ(u50["resources"]["part"]["device"], "xcu50-fsvh2104-2-e");
+  EXPECT_GT(u50["floor"]["cycles"].get<int64_t>(), 0);
+  EXPECT_GE(u50["floor"]["latency_over_floor"].get<double>(), 1.0);
+  EXPECT_GE(u50["dse"]["front"].size(), 2u);
+  EXPECT_GT(u50["design"]["mm_par_by_kernel"].size(), 0u);
+  nlohmann::json small = compile("zcu104", "--part zcu104");
+  EXPECT_TRUE(small["resources"]["fits"].get<bool>());
+  EXPECT_LE(total_dsp(small), 1728 * 8 / 10);
+  nlohmann::json tight = compile("tight", "--budget dsp=0.05");
+  EXPECT_LE(total_dsp(tight), 5952 / 20);
+  EXPECT_GT(latency(tight), latency(u50));
+}
+
+TEST_F(DseCli, NoDseAndUniformMmParAreForced) {
+  nlohmann::json none = compile("none", "--no-dse");
+  EXPECT_FALSE(none["dse"]["enabled"].get<bool>());
+  for (const auto& [k, p] : none["design"]["mm_par_by_kernel"].items()) EXPECT_EQ(p, 1) << k;
+  nlohmann::json four = compile("four", "--mm-par 4");
+  EXPECT_FALSE(four["dse"]["enabled"].get<bool>());
+  for (const auto& [k, p] : four["design"]["mm_par_by_kernel"].items()) EXPECT_EQ(p, 4) << k;
+  nlohmann::json merged = compile("merged", "--no-dse --merge 4");
+  EXPECT_EQ(merged["dse"]["merge_max_group"], 4);
+  EXPECT_LT(merged["design"]["mm_par_by_kernel"].size(), none["design"]["mm_par_by_kernel"].size());
+}
+
+TEST_F(DseCli, BadPartOrBudgetIsOneClearError) {
+  const std::string base = "compile --builtin insp --batch 2 --width 8 -q --no-csim -o " + (dir_ / "x").string();
+  RunResult part = run(base + " --part u51");
+  EXPECT_NE(part.code, 0);
+  EXPECT_NE(part.output.find("u51"), std::string::npos) << part.output;
+  RunResult budget = run(base + " --budget dsp=1.5");
+  EXPECT_EQ(budget.code, 1);
+  EXPECT_NE(budget.output.find("dsp=1.5"), std::string::npos) << budget.output;
+  EXPECT_FALSE(fs::exists(dir_ / "x"));
+}
+
+}  // namespace

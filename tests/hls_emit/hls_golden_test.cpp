@@ -78,7 +78,8 @@ TEST(HlsGolden, FanoutAndMovement) {
 }
 
 // Fixed-point ROM values are emitted on the type's grid, rounded to nearest: every literal
-// of weights.h times 2^(W-I) is an integer within half an LSB of the exact weight.
+// of weights.h times 2^(W-I) is an integer within half an LSB of the exact weight (an mm's
+// B is emitted column-major: literal i is w[k][n] with i = n*3 + k).
 TEST(HlsGolden, FixedRomValuesAreRoundedToTheGrid) {
   ir::Bundle b;
   ir::Graph& g = b.graph;
@@ -100,8 +101,9 @@ TEST(HlsGolden, FixedRomValuesAreRoundedToTheGrid) {
     if (tok == "\\") continue;
     double v = std::stod(tok), scaled = std::ldexp(v, 12);
     ASSERT_LT(i, w.size());
+    const double want = w[(i % 3) * 40 + i / 3];
     EXPECT_EQ(scaled, std::nearbyint(scaled)) << tok;
-    EXPECT_LE(std::fabs(v - w[i]), std::ldexp(0.5, -12) + 1e-15) << tok << " vs " << w[i];
+    EXPECT_LE(std::fabs(v - want), std::ldexp(0.5, -12) + 1e-15) << tok << " vs " << want;
     ++i;
   }
   EXPECT_EQ(i, w.size());

@@ -5,9 +5,18 @@
 // and nothing is read). Then for each row i write the N/bC beats of row i of C, each
 // beat's bC dot products computed by PAR parallel MACs (ceil(bC·K/PAR) cycles a beat),
 // while reading row i+1 of A into the other half of a double buffer: write step j also
-// reads beat j, the rest follow at II=1. The B buffer and the A rows are partitioned
-// cyclically by PAR so the PAR MACs read in parallel. SHIFT (power-of-two scaling, scaled.h) moves the
+// reads beat j, the rest follow at II=1. SHIFT (power-of-two scaling, scaled.h) moves the
 // wide accumulator to the output's exponent before the one rounding to T.
+//
+// Memory layout. B is held column-major (element (k, n) at n*K + k: the streamed B buffer
+// and the B ROM that weights.h emits transposed), A row-major, so the PAR operands one
+// dot product reads in a cycle, B[k..k+PAR-1][n] and A[i][k..k+PAR-1], sit at PAR
+// consecutive addresses. A cyclic partition by F puts consecutive addresses in distinct
+// banks (at most ceil(PAR/F) per bank); row-major B would put all PAR reads, N apart, in
+// one bank whenever F divides N. Partitions, as the resource model counts them: buffers
+// (A rows, streamed B) cyclic by PAR (one read a bank a cycle); a constant A or B a ROM
+// cyclic by ceil(PAR/2), each bank a dual-port ROM (rom_2p: two reads a cycle). The
+// pragmas are not checked by Vitis in this project (docs/hls.md §4).
 #ifndef INRARCH_HLS_MM_H
 #define INRARCH_HLS_MM_H
 
@@ -15,7 +24,8 @@
 
 namespace inrarch_hls {
 
-// Beat jb of row i of C from the A row and B (row-major K x N): BC dot products.
+// Beat jb of row i of C from the A row and B (column-major K x N: column n at n*K, so the
+// PAR reads of one unrolled step are consecutive): BC dot products, k = 0..K-1 in order.
 template <int PAR, int SHIFT, class T, int K, int N, class CS>
 typename CS::beat_type mm_beat(const T arow[K], const T* bm, int jb) {
   typedef typename acc_type<T>::type acc_t;
@@ -26,7 +36,7 @@ typename CS::beat_type mm_beat(const T arow[K], const T* bm, int jb) {
     for (int k = 0; k < K; ++k) {
 #pragma HLS pipeline II = 1
 #pragma HLS unroll factor = PAR
-      acc += arow[k] * bm[k * N + jb * BC + e];
+      acc += arow[k] * bm[(jb * BC + e) * K + k];
     }
     out.v[e] = T(SHIFT == 0 ? acc : shift_pow2(acc, SHIFT));
   }
@@ -77,19 +87,27 @@ void mm_read_row(AS& a, T* arow) {
   }
 }
 
-// Reads all of a streamed B into bm (row-major).
+// Reads all of a streamed B (row-major beats) into bm column-major: element (r, c) at
+// c*K + r. Row and column are running counters (a beat never straddles a row), so no
+// divider; the BB writes of one beat are K apart (distinct banks unless PAR divides K).
 template <class BS, class T>
 void mm_read_b(BS& b, T* bm) {
-  const int BB = BS::block;
+  const int K = BS::shape_type::dim(0), N = BS::shape_type::dim(1), BB = BS::block;
+  int r = 0, c = 0;
   for (int i = 0; i < BS::beats; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
     typename BS::beat_type x = b.read();
-    for (int e = 0; e < BB; ++e) bm[i * BB + e] = x.v[e];
+    for (int e = 0; e < BB; ++e) bm[(c + e) * K + r] = x.v[e];
+    c += BB;
+    if (c == N) {
+      c = 0;
+      ++r;
+    }
   }
 }
 
-// A and B streamed.
+// A and B streamed; bm column-major (mm_read_b).
 template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BB, int BC>
 void mm(array_stream<T, shape<M, K>, BA>& a, array_stream<T, shape<K, N>, BB>& b,
         array_stream<T, shape<M, N>, BC>& c) {
@@ -103,10 +121,16 @@ void mm(array_stream<T, shape<M, K>, BA>& a, array_stream<T, shape<K, N>, BB>& b
     mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], bm, c, a, arow[(i + 1) % 2], i + 1 < M);
 }
 
-// A streamed, B a constant ROM (row-major K x N): the SIREN layers.
+// A streamed, B a constant ROM (column-major K x N, weights.h): the SIREN layers.
+// ROM_BANKS is a const int because a pragma argument must be a constant; Vitis accepts
+// const variables there (UG1399, "Using Constants with Pragmas"), not every expression.
 template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BC>
 void mm_rom_b(array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
               array_stream<T, shape<M, N>, BC>& c) {
+  const int ROM_BANKS = (PAR + 1) / 2;
+  (void)ROM_BANKS;  // read only by the pragmas
+#pragma HLS array_partition variable = b_rom cyclic factor = ROM_BANKS dim = 1
+#pragma HLS bind_storage variable = b_rom type = rom_2p impl = bram
   T arow[2][K];
 #pragma HLS array_partition variable = arow cyclic factor = PAR dim = 2
   mm_read_row(a, arow[0]);
@@ -114,10 +138,15 @@ void mm_rom_b(array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
     mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], b_rom, c, a, arow[(i + 1) % 2], i + 1 < M);
 }
 
-// A a constant ROM (row-major M x K), B streamed (the paper's Fig. 5: W · x).
+// A a constant ROM (row-major M x K: row i's PAR reads are already consecutive), B streamed
+// (the paper's Fig. 5: W · x).
 template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BB, int BC>
 void mm_rom_a(const T a_rom[M * K], array_stream<T, shape<K, N>, BB>& b,
               array_stream<T, shape<M, N>, BC>& c) {
+  const int ROM_BANKS = (PAR + 1) / 2;
+  (void)ROM_BANKS;  // read only by the pragmas
+#pragma HLS array_partition variable = a_rom cyclic factor = ROM_BANKS dim = 1
+#pragma HLS bind_storage variable = a_rom type = rom_2p impl = bram
   T bm[K * N];
 #pragma HLS array_partition variable = bm cyclic factor = PAR dim = 1
   mm_read_b(b, bm);

@@ -329,10 +329,15 @@ SizingResult size_fifos(EventGraph& eg, const SizingOptions& opt) {
   c.res.peak_latency = peak.latency;
   c.res.bound = static_cast<int64_t>(std::floor((1.0 + opt.alpha) * double(peak.latency) + 1e-9));
   c.res.unbounded_observed = eg.observed_depths();
-  switch (opt.method) {
-    case FifoMethod::None: c.res.depths.assign(S, 2); break;
-    case FifoMethod::Paper: c.res.depths = greedy(c, std::move(x), design_order(S)); break;
-    case FifoMethod::Min: c.res.depths = min_depths(c, std::move(x)); break;
+  if (opt.reuse.size() == S && c.ok(c.resolve(opt.reuse, c.res.bound))) {
+    c.res.depths = opt.reuse;  // still deadlock-free within the bound: one resolve, no search
+    c.res.reused = true;
+  } else {
+    switch (opt.method) {
+      case FifoMethod::None: c.res.depths.assign(S, 2); break;
+      case FifoMethod::Paper: c.res.depths = greedy(c, std::move(x), design_order(S)); break;
+      case FifoMethod::Min: c.res.depths = min_depths(c, std::move(x)); break;
+    }
   }
   c.res.final = c.resolve(c.res.depths);
   c.res.deadlock = c.res.final.deadlock;

@@ -49,6 +49,10 @@ struct SizingOptions {
   // min: budget of the greedy start, in FIFO ops resolved (about 50 s here; INSP order 2
   // spends a third of it, order 3 all).
   int64_t greedy_fifo_ops = 20'000'000'000;
+  // Depths from an earlier sizing of a design with the same streams (e.g. the same graph
+  // at other parallelism): when they keep this one deadlock-free within the bound (one
+  // resolve), they are the result and no sizing runs.
+  std::vector<int64_t> reuse;
   bool min_greedy_start = true;  // min: also start from the copy-outputs-first greedy (costs
                                  // about one paper run; without it: many small FIFOs, each
                                  // >= 2 BRAM18K, and chain links that buffer like a star)
@@ -64,6 +68,7 @@ struct SizingResult {
   int64_t bound = 0;               // floor((1+alpha) * peak)
   int64_t latency = 0;             // final
   std::vector<int64_t> unbounded_observed;  // observed depths with all unbounded
+  bool reused = false;             // SizingOptions::reuse was taken as it was
   int64_t resolves = 0;            // event-graph resolves spent
   int64_t certified = 0;           // decisions taken from a certificate, no resolve
   double seconds = 0;

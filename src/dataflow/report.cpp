@@ -59,6 +59,7 @@ json fifo_json(const Design& d, const SizingResult& s) {
           {"latency_cycles", s.deadlock ? json(nullptr) : json(s.latency)},
           {"deadlock", s.deadlock},
           {"resolves", s.resolves},
+          {"reused", s.reused},
           {"seconds", s.seconds},
           {"depths", depths}};
 }

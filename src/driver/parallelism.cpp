@@ -7,6 +7,8 @@
 //   2. the parallelism of every mm (dataflow/dse.h) for that graph.
 #include "driver/parallelism.h"
 
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include "dataflow/event_graph.h"
@@ -27,10 +29,13 @@ struct Sized {
   std::unique_ptr<EventGraph> eg;
 };
 
-Sized lower_and_size(const ir::Graph& g, const LowerOptions& lo, const DataflowPlan& plan) {
+Sized lower_and_size(const ir::Graph& g, const LowerOptions& lo, const DataflowPlan& plan,
+                     std::vector<int64_t> reuse = {}) {
   Sized s{lower(g, lo), {}, {}, nullptr};
   s.eg = std::make_unique<EventGraph>(s.design);
-  s.sized = size_fifos(*s.eg, plan.sizing);
+  SizingOptions so = plan.sizing;
+  so.reuse = std::move(reuse);
+  s.sized = size_fifos(*s.eg, so);
   s.design.set_depths(s.sized.depths);
   s.resources = estimate_resources(s.design, s.sized.depths, plan.arith, capacity(plan.part, plan.budget));
   return s;
@@ -119,6 +124,7 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
   std::optional<DseResult> dse;
   ir::Graph graph = g;
   int64_t max_group = 1;
+  const auto t0 = std::chrono::steady_clock::now();
   if (plan.merge > 1 || (plan.dse && plan.merge == 0)) {
     int64_t merged = 0;
     Variant v = plan.merge > 0 ? merged_variant(g, plan.merge, merged) : choose_merge(g, plan);
@@ -129,6 +135,7 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
     dse = search(graph, plan, {}, 10);  // again, with the latency-vs-DSP front
     lo.mm_par_by_kernel = dse->mm_par;
   }
+  double search_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Sized s = lower_and_size(graph, lo, plan);
   // The sized FIFOs were not in the search's budget: hold them back and search again.
   for (int retry = 0; retry < 3 && dse && dse->fits && !s.resources.fits; ++retry) {
@@ -138,8 +145,10 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
     Usage reserve = s.resources.fifos;
     reserve.dsp = 0;
     dse = search(graph, plan, reserve, 10);
+    search_seconds += dse->seconds;
     lo.mm_par_by_kernel = dse->mm_par;
-    s = lower_and_size(graph, lo, plan);
+    // Same streams, slower kernels: the sized depths usually still hold (one resolve).
+    s = lower_and_size(graph, lo, plan, s.sized.depths);
   }
   DataflowResult r{std::move(graph), std::move(s.design), std::move(s.sized), {}};
   r.report["design"] = design_json(r.design);
@@ -150,6 +159,7 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
   r.report["dse"] = dse ? dse_json(*dse) : nlohmann::json::object();
   r.report["dse"]["enabled"] = dse.has_value();
   r.report["dse"]["merge_max_group"] = max_group;
+  if (dse) r.report["dse"]["seconds"] = search_seconds;
   return r;
 }
 

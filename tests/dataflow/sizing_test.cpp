@@ -57,6 +57,26 @@ TEST(Sizing, InspSmallPaperAndMin) {
   }
 }
 
+// Depths sized for one parallelism, offered to the same graph at another: taken when a
+// resolve shows them safe within the bound, else sized afresh; all-2 depths (which
+// deadlock here) are never taken.
+TEST(Sizing, ReuseOnlyWhatStillHolds) {
+  Design fast = lower(small_insp(1, 4, 8));
+  EventGraph eg(fast);
+  SizingOptions o;
+  SizingResult first = size_fifos(eg, o);
+  o.reuse = first.depths;
+  SizingResult again = size_fifos(eg, o);
+  EXPECT_TRUE(again.reused);
+  EXPECT_EQ(again.depths, first.depths);
+  EXPECT_EQ(again.resolves, 3);  // peak, the check, the final resolve
+  o.reuse.assign(fast.streams.size(), 2);
+  SizingResult fresh = size_fifos(eg, o);
+  EXPECT_FALSE(fresh.reused);
+  EXPECT_FALSE(fresh.deadlock);
+  EXPECT_NE(fresh.depths, o.reuse);
+}
+
 TEST(Sizing, RandomGraphsStayWithinBound) {
   std::mt19937 rng(99);
   for (int i = 0; i < 40; ++i) {

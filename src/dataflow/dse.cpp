@@ -21,18 +21,19 @@ int64_t own_cycles(const Design& d, ProcessId p) {
 
 namespace {
 
-// An mm's own cycles as a function of P: base + writes * ceil(work / P), where `writes` is
-// rows * beats of C and `work` = bC * K the MACs of one beat (schedule.h).
+// An mm's own cycles as a function of P: base + rows * ceil(beats * work / P) (its schedule:
+// the row's writes follow MmCadence, everything else is P-independent), with `beats` the
+// beats of a row of C and `work` = bC * K the MACs of one beat.
 struct MmCost {
   ProcessId process;
-  int64_t base, writes, work;
+  int64_t base, rows, beats, work;
 
-  int64_t cycles(int64_t par) const { return base + writes * ((work + par - 1) / par); }
+  int64_t cycles(int64_t par) const { return base + rows * MmCadence{work, par}.done(beats); }
   // The least P whose cycles are <= target (work when the target is below reach).
   int64_t least_par(int64_t target) const {
-    int64_t per_beat = writes > 0 ? (target - base) / writes : work;
-    if (per_beat < 1) return work;
-    return (work + per_beat - 1) / per_beat;
+    int64_t per_row = rows > 0 ? (target - base) / rows : 0;
+    if (per_row < beats) return work;
+    return std::min(work, (beats * work + per_row - 1) / per_row);
   }
 };
 
@@ -45,24 +46,18 @@ std::vector<MmCost> mm_costs(const Design& d) {
     one.processes[p].mm_par = 1;
     const Stream& c = d.streams[d.processes[p].outputs.at(0)];
     int64_t K = d.processes[p].operands.at(0).shape.at(1);
-    int64_t writes = c.beats(), work = c.block * K;
-    out.push_back({pid, own_cycles(one, pid) - writes * work, writes, work});
+    int64_t rows = c.shape.at(0), beats = c.beats() / rows, work = c.block * K;
+    out.push_back({pid, own_cycles(one, pid) - rows * beats * work, rows, beats, work});
   }
   return out;
 }
 
-// Every target some mm hits exactly (base + writes * t for each distinct per-beat t =
-// ceil(work / P)), at or above `lo`, ascending. At most 2 sqrt(work) per mm.
+// Every target some mm hits exactly (its cycles at each P), at or above `lo`, ascending.
 std::vector<int64_t> targets(const std::vector<MmCost>& mms, int64_t lo) {
   std::vector<int64_t> t{lo};
-  for (const MmCost& m : mms) {
-    for (int64_t par = 1; par <= m.work;) {
-      int64_t per_beat = (m.work + par - 1) / par;
+  for (const MmCost& m : mms)
+    for (int64_t par = 1; par <= m.work; ++par)
       if (m.cycles(par) >= lo) t.push_back(m.cycles(par));
-      if (per_beat == 1) break;
-      par = (m.work + per_beat - 2) / (per_beat - 1);  // the least P with a smaller per-beat
-    }
-  }
   std::sort(t.begin(), t.end());
   t.erase(std::unique(t.begin(), t.end()), t.end());
   return t;

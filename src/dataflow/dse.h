@@ -1,17 +1,18 @@
 // The parallelism search: per-kernel MACs (P of every mm) that minimise the design's
 // latency under a device budget (docs/resources.md, "The search").
 //
-// The argument. Rows stream through every kernel, so a design runs at the pace of its slowest
-// kernel: latency ~ max over processes of its own cycles + the pipeline fill. An mm's own
-// cycles are base + rows*beats*ceil(bC*K/P) (its schedule: only the write steps depend on
-// P), so for a target T each mm has a least P that meets T, and any more would be wasted
-// on a kernel that waits for its neighbours. The search therefore walks the targets T that
-// some mm can hit exactly, fastest first, gives every mm its least P for T (the balanced
-// design for T), and takes the first whose resources fit the budget (resources.h). The
-// other kernels stream one beat a cycle, so T never goes below the slowest of them: past
-// that point no P buys anything. The event graph (the model every later stage uses)
-// then gives the latency of the chosen design and of a spread of slower ones, the
-// latency-vs-DSP front. Deterministic: no clock or randomness decides anything.
+// The argument. Rows stream through every kernel, so a design runs at the pace of its
+// slowest kernel: latency ~ max over processes of its own cycles + the pipeline fill. An
+// mm's own cycles are base + rows*ceil(beats*bC*K/P) (its schedule, MmCadence: only the
+// write steps depend on P), so for a target T each mm has a least P that meets T, and any
+// more would be wasted on a kernel that waits for its neighbours. The search therefore
+// walks the targets T that some mm can hit exactly, fastest first, gives every mm its
+// least P for T (the balanced design for T), and takes the first whose resources fit the
+// budget (resources.h). The other kernels stream one beat a cycle and an mm writes at most
+// one beat a cycle, so T never goes below the slowest of those limits: past it no P buys
+// anything. The event graph (the model every later stage uses) then gives the latency of
+// the chosen design and of a spread of slower ones, the latency-vs-DSP front.
+// Deterministic: no clock or randomness decides anything.
 #pragma once
 
 #include <cstdint>

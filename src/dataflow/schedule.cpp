@@ -79,19 +79,22 @@ Program mm(const Design& d, const Process& p) {
   }
   if (a.stream >= 0) K = d.streams[a.stream].shape.at(1);
   INRARCH_ASSERT(K > 0, "mm " + p.name + " has no streamed operand");
-  int64_t per_beat = std::max<int64_t>(1, (bc * K + p.mm_par - 1) / p.mm_par);
   const int64_t writes = N / bc;
+  const MmCadence cad{bc * K, p.mm_par};
+  const FifoOp write_only[] = {wr(out)};
   if (a.stream < 0) {
-    for (int64_t i = 0; i < M; ++i) b.steps(writes, per_beat, {wr(out)});
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < writes; ++j) b.step(cad.delay(j), write_only);
     return b.take();
   }
   // A row double-buffered: write step j of row i also reads beat j of row i+1.
   const int64_t reads = K / d.streams[a.stream].block;
   b.steps(reads, 1, {rd(a.stream)});
+  const FifoOp write_read[] = {wr(out), rd(a.stream)};
   for (int64_t i = 0; i < M; ++i) {
     int64_t overlap = i + 1 < M ? std::min(reads, writes) : 0;
-    b.steps(overlap, per_beat, {wr(out), rd(a.stream)});
-    b.steps(writes - overlap, per_beat, {wr(out)});
+    for (int64_t j = 0; j < writes; ++j)
+      b.step(cad.delay(j), j < overlap ? std::span<const FifoOp>(write_read) : write_only);
     if (i + 1 < M) b.steps(reads - overlap, 1, {rd(a.stream)});
   }
   return b.take();

@@ -13,10 +13,12 @@
 //   binary     operand and writes result beat i-1; a constant operand is a parameter/ROM.
 //   mm         C[M,N] = A[M,K] B[K,N] with P = mm_par MACs. Streamed B: read all of B
 //              first (II=1). Then read the K/bA beats of A row 0 (II=1), and per row i
-//              write the N/bC beats of C row i, each ceil(bC*K/P) cycles after the previous
-//              (the dot products); the A row is double-buffered: write step j also reads
-//              beat j of row i+1, and the beats of row i+1 left after the last write are read
-//              at II=1. A constant A: no reads. Buffer: B (when streamed) and two rows of A.
+//              write the N/bC beats of C row i: the P MACs work through the row's products
+//              in order, P a cycle, so beat j is written ceil((j+1)*bC*K/P) cycles into the
+//              row (MmCadence; a row takes ceil(N*K/P) cycles, P capped at bC*K); the A row
+//              is double-buffered: write step j also reads beat j of row i+1, and the beats
+//              of row i+1 left after the last write are read at II=1. A constant A: no
+//              reads. Buffer: B (when streamed) and two rows of A.
 //   transpose, full buffer: read every input beat (II=1), then write every output beat
 //   permute    (II=1).                                                buffer numel
 //   gather     reshape/unsqueeze/squeeze/expand/select/slice/cat/sum: demand-driven in
@@ -36,6 +38,16 @@
 namespace inrarch::dataflow {
 
 inline constexpr int64_t kElementwiseDepth = 1;
+
+// When an mm with P MACs writes its beats: the MACs take the row's products in order, P a
+// cycle, across beat boundaries, so beat j of a row (bC*K products each, `work`) is done
+// ceil((j+1)*work/P) cycles into the row. P above `work` buys nothing (one beat a cycle).
+struct MmCadence {
+  int64_t work, par;
+  int64_t lanes() const { return par < work ? par : work; }
+  int64_t done(int64_t beats) const { return (beats * work + lanes() - 1) / lanes(); }
+  int64_t delay(int64_t j) const { return done(j + 1) - done(j); }  // >= 1
+};
 
 // `count` consecutive steps that perform the same ops (on the same streams, successive
 // beats) with the same delay before each. Programs are lists of runs, so an elementwise

@@ -67,8 +67,10 @@ TEST(Schedule, MmStreamedBAndCompactRuns) {
   ASSERT_GE(mm, 0);
   Program p = schedule(d, mm);
   std::vector<Step> steps = expand(p);
-  // 20 reads of B, 4 reads of A row 0 (delay 1), then per row 5 writes each ceil(4/3)=2
-  // later; in rows 0 and 1 the first 4 writes also read the next A row (double buffer).
+  // 20 reads of B, 4 reads of A row 0 (delay 1), then per row 5 writes: the 3 MACs take
+  // the row's 20 products in order, so beat j is done at ceil(4(j+1)/3) = 2, 3, 4, 6, 7
+  // cycles into the row (delays 2, 1, 1, 2, 1); in rows 0 and 1 the first 4 writes also
+  // read the next A row (double buffer).
   ASSERT_EQ(steps.size(), 20u + 4 + 3 * 5);
   const StreamId sa = d.processes[mm].operands[0].stream;
   EXPECT_FALSE(steps[0].ops[0].write);
@@ -85,9 +87,10 @@ TEST(Schedule, MmStreamedBAndCompactRuns) {
     for (const FifoOp& op : s.ops) a_reads += op.stream == sa;
   }
   EXPECT_EQ(a_reads, 12);
-  EXPECT_EQ(time, 20 + 4 + 15 * 2);  // no row waits for its own A reads after row 0
-  // Runs: B, A row 0, (write+read)x4, write, (write+read)x4, write x6 (rows 1 and 2 merge).
-  EXPECT_EQ(p.runs.size(), 6u);
+  EXPECT_EQ(time, 20 + 4 + 3 * 7);  // no row waits for its own A reads after row 0
+  // Runs: B, A row 0, then per row 4 (delays 2 | 1, 1 | 2 | 1; the write-only last step and
+  // the last row's steps never merge with a neighbour of another delay or op set).
+  EXPECT_EQ(p.runs.size(), 2u + 3 * 4);
   EXPECT_EQ(d.processes[mm].buffer_bits, (20 + 2 * 4) * 32);
 }
 

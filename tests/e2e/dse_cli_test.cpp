@@ -34,7 +34,10 @@ RunResult run(const std::string& args) {
 
 class DseCli : public ::testing::Test {
  protected:
-  fs::path dir_ = fs::temp_directory_path() / "inrarch_dse_cli";
+  // One folder per test: ctest runs the tests of this file in parallel processes.
+  fs::path dir_ = fs::temp_directory_path() /
+                  ("inrarch_dse_cli_" +
+                   std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
   void SetUp() override {
     fs::remove_all(dir_);
     fs::create_directories(dir_);

@@ -2,10 +2,10 @@
 //
 // Loop nest (schedule.h): with B streamed, read all of B first (II=1, one beat a step) into
 // an on-chip buffer; a constant B is a ROM. Read row 0 of A (II=1; a constant A is a ROM
-// and nothing is read). Then for each row i write the N/bC beats of row i of C, each
-// beat's bC dot products computed by PAR parallel MACs (ceil(bC·K/PAR) cycles a beat),
-// while reading row i+1 of A into the other half of a double buffer: write step j also
-// reads beat j, the rest follow at II=1. SHIFT (power-of-two scaling, scaled.h) moves the
+// and nothing is read). Then for each row i write the N/bC beats of row i of C, the PAR
+// MACs taking the row's products in order, PAR a cycle (mm_row: beat j at
+// ceil((j+1)·bC·K/PAR) cycles into the row), while reading row i+1 of A into the other
+// half of a double buffer: write step j also reads beat j, the rest follow at II=1. SHIFT (power-of-two scaling, scaled.h) moves the
 // wide accumulator to the output's exponent before the one rounding to T.
 //
 // Memory layout. B is held column-major (element (k, n) at n*K + k: the streamed B buffer
@@ -24,25 +24,6 @@
 
 namespace inrarch_hls {
 
-// Beat jb of row i of C from the A row and B (column-major K x N: column n at n*K, so the
-// PAR reads of one unrolled step are consecutive): BC dot products, k = 0..K-1 in order.
-template <int PAR, int SHIFT, class T, int K, int N, class CS>
-typename CS::beat_type mm_beat(const T arow[K], const T* bm, int jb) {
-  typedef typename acc_type<T>::type acc_t;
-  const int BC = CS::block;
-  typename CS::beat_type out;
-  for (int e = 0; e < BC; ++e) {
-    acc_t acc = 0;
-    for (int k = 0; k < K; ++k) {
-#pragma HLS pipeline II = 1
-#pragma HLS unroll factor = PAR
-      acc += arow[k] * bm[(jb * BC + e) * K + k];
-    }
-    out.v[e] = T(SHIFT == 0 ? acc : shift_pow2(acc, SHIFT));
-  }
-  return out;
-}
-
 // Reads beat kb of a streamed A row into arow.
 template <class AS, class T>
 void mm_read_beat(AS& a, T* arow, int kb) {
@@ -50,12 +31,50 @@ void mm_read_beat(AS& a, T* arow, int kb) {
   for (int e = 0; e < AS::block; ++e) arow[kb * AS::block + e] = x.v[e];
 }
 
-// Writes row i of C (A constant: nothing else to do meanwhile).
-template <int PAR, int SHIFT, class T, int K, int N, class CS>
-void mm_write_row(const T arow[K], const T* bm, CS& c) {
-  for (int jb = 0; jb < N / CS::block; ++jb) {
-    INRARCH_STEP();
-    c.write(mm_beat<PAR, SHIFT, T, K, N, CS>(arow, bm, jb));
+// What happens in the step that writes beat jb: nothing (a constant A), or the read of
+// beat jb of the next A row into the other half of the double buffer.
+struct mm_no_read {
+  void operator()(int) const {}
+};
+template <class AS, class T>
+struct mm_next_row {
+  AS& a;
+  T* next;
+  bool more;
+  void operator()(int jb) const {
+    if (more && jb < AS::shape_type::dim(1) / AS::block) mm_read_beat(a, next, jb);
+  }
+};
+
+// Row i of C. The PAR MACs take the row's N*K products in order (element n = jb*BC + e,
+// then k = 0..K-1), PAR a cycle, across element and beat boundaries, so beat jb is written
+// in the cycle its last product is taken: ceil((jb+1)*BC*K/PAR) cycles into the row
+// (MmCadence in schedule.h), and no MAC idles at the end of a dot product when PAR does
+// not divide K. Each element still sums its K products in order, then rounds once; at most
+// one beat completes a cycle (PAR is capped at BC*K). B is column-major: element n's
+// products read bm[n*K + k], PAR consecutive addresses a cycle.
+template <int PAR, int SHIFT, class T, int K, int N, class CS, class OnWrite>
+void mm_row(const T* arow, const T* bm, CS& c, const OnWrite& on_write) {
+  typedef typename acc_type<T>::type acc_t;
+  const int BC = CS::block, LANES = PAR < BC * K ? PAR : BC * K;
+  typename CS::beat_type out;
+  acc_t acc = 0;
+  int n = 0, k = 0;  // the next product: element n of the row, term k
+  for (int t = 0; t < N * K; t += LANES) {
+#pragma HLS pipeline II = 1
+    for (int u = 0; u < LANES; ++u) {
+#pragma HLS unroll
+      if (t + u >= N * K) break;
+      acc += arow[k] * bm[n * K + k];
+      if (++k < K) continue;
+      out.v[n % BC] = T(SHIFT == 0 ? acc : shift_pow2(acc, SHIFT));
+      acc = 0;
+      k = 0;
+      if (++n % BC) continue;
+      INRARCH_STEP();
+      c.write(out);
+      on_write(n / BC - 1);
+    }
   }
 }
 
@@ -65,11 +84,7 @@ void mm_write_row(const T arow[K], const T* bm, CS& c) {
 template <int PAR, int SHIFT, class T, int K, int N, class CS, class AS>
 void mm_write_row_reading(const T arow[K], const T* bm, CS& c, AS& a, T* next, bool more) {
   const int W = N / CS::block, R = K / AS::block;
-  for (int jb = 0; jb < W; ++jb) {
-    INRARCH_STEP();
-    c.write(mm_beat<PAR, SHIFT, T, K, N, CS>(arow, bm, jb));
-    if (more && jb < R) mm_read_beat(a, next, jb);
-  }
+  mm_row<PAR, SHIFT, T, K, N>(arow, bm, c, mm_next_row<AS, T>{a, next, more});
   for (int kb = W; more && kb < R; ++kb) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
@@ -150,7 +165,7 @@ void mm_rom_a(const T a_rom[M * K], array_stream<T, shape<K, N>, BB>& b,
   T bm[K * N];
 #pragma HLS array_partition variable = bm cyclic factor = PAR dim = 1
   mm_read_b(b, bm);
-  for (int i = 0; i < M; ++i) mm_write_row<PAR, SHIFT, T, K, N>(a_rom + i * K, bm, c);
+  for (int i = 0; i < M; ++i) mm_row<PAR, SHIFT, T, K, N>(a_rom + i * K, bm, c, mm_no_read());
 }
 
 }  // namespace inrarch_hls

@@ -1,34 +1,20 @@
 // End-to-end tests of the `inrarch` binary: exit codes, messages, output folders.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "run_cli.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
-  int code;
-  std::string output;  // stdout + stderr
-};
-
-RunResult run(const std::string& args) {
-  std::string cmd = std::string(INRARCH_BINARY) + " " + args + " 2>&1";
-  RunResult r{-1, {}};
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using inrarch::test::RunResult;
+RunResult run(const std::string& args) { return inrarch::test::run_cli(args); }
 
 class CliTest : public ::testing::Test {
  protected:

@@ -1,20 +1,10 @@
 // Broadcast constants in the generated code: a ROM at the source's size read with a
 // wrapping index (rom<B, P>, rom_source<P>), next to the ROMs that stay expanded; the
 // project C-simulates in all three modes and matches the reference interpreter.
-#include <fstream>
-#include <sstream>
-
 #include "hls_test_util.h"
 
 namespace inrarch::hls {
 namespace {
-
-std::string read(const fs::path& f) {
-  std::ifstream in(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Biases of period 6 (the last dim) and 12 (through reshape/unsqueeze), a [1,1] scale
 // (period 1), two ROMs that must stay expanded (a column broadcast, a period of 3 that a
@@ -49,8 +39,8 @@ TEST(HlsBroadcastRom, SourceSizedRomsSimulate) {
   emit_hls(d, b, opt, dir);
 
   // ROM sizes: 6, 12, 1 (periodic), 24, 24 (expanded), 30 (mm), 6 (constant output).
-  std::string weights = read(dir / "weights.h");
-  std::string model = read(dir / "model.cpp");
+  std::string weights = hls_test::read_file(dir / "weights.h");
+  std::string model = hls_test::read_file(dir / "model.cpp");
   std::vector<std::pair<std::string, std::string>> want;  // ROM declaration, reader
   for (const auto& p : d.processes) {
     for (size_t k = 0; k < p.operands.size(); ++k) {

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -79,6 +81,14 @@ inline InspCase insp_case(int64_t width, int order = 1, int64_t batch = 8) {
   c.design = dataflow::lower(c.bundle.graph);
   size_design(c.design);
   return c;
+}
+
+// The text of a generated file.
+inline std::string read_file(const fs::path& f) {
+  std::ifstream in(f);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 }  // namespace inrarch::hls::hls_test

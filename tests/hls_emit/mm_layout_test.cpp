@@ -4,20 +4,10 @@
 // is; the kernels must read what was emitted, which C simulation against the reference
 // interpreter shows for every mm form (ROM B, ROM A, both streamed) with K not a multiple
 // of PAR and with beats of 2.
-#include <fstream>
-#include <sstream>
-
 #include "hls_test_util.h"
 
 namespace inrarch::hls {
 namespace {
-
-std::string read(const fs::path& f) {
-  std::ifstream in(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // The values of ROM `name` in weights.h, in emitted order.
 std::vector<double> rom_values(const std::string& weights, const std::string& name) {
@@ -56,7 +46,7 @@ TEST(HlsMmLayout, ConstantBIsEmittedColumnMajorOthersRowMajor) {
   opt.type = parse_number_type("double");  // literals exactly the values
   fs::path dir = hls_test::out_dir("mm_layout_rom");
   emit_hls(d, b, opt, dir);
-  std::string weights = read(dir / "weights.h");
+  std::string weights = hls_test::read_file(dir / "weights.h");
 
   int checked = 0;
   for (const auto& p : d.processes) {

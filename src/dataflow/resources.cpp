@@ -145,12 +145,11 @@ ResourceReport estimate_resources(const Design& d, const std::vector<int64_t>& d
     r.per_process[m.process] += array_usage(m);
     (m.what == std::string("rom") ? r.rom_bits : r.buffer_bits) += m.bits();
   }
-  std::vector<std::string> kinds;
   for (size_t p = 0; p < d.processes.size(); ++p) {
-    std::string k = kind_name(d.processes[p].kind);
-    auto it = std::find(kinds.begin(), kinds.end(), k);
-    if (it == kinds.end()) kinds.push_back(k), r.by_kind.push_back({k, {}});
-    r.by_kind[std::find(kinds.begin(), kinds.end(), k) - kinds.begin()].second += r.per_process[p];
+    const std::string kind = kind_name(d.processes[p].kind);
+    auto it = std::find_if(r.by_kind.begin(), r.by_kind.end(), [&](const auto& e) { return e.first == kind; });
+    if (it == r.by_kind.end()) it = r.by_kind.insert(it, {kind, {}});
+    it->second += r.per_process[p];
     r.total += r.per_process[p];
   }
   r.by_kind.push_back({"fifo", r.fifos});

@@ -138,6 +138,10 @@ void register_compile(CLI::App& app) {
   cmd->add_flag("--no-hls", args->no_hls, "Do not write the HLS project (OUT/hls)");
   cmd->add_option("--type", f.number_type, "HLS number type: float | double | fixed<W,I>")
       ->capture_default_str();
+  cmd->add_option("--max-error", f.max_error,
+                  "Use the narrowest fixed<W,I> (W up to --type's) whose C-simulated max abs "
+                  "error is within this bound; it also becomes csim's PASS bound")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-scaling", args->no_scaling,
                 "Fixed point: one format for every value (no per-stream power-of-two exponents)");
   cmd->add_flag("--no-csim", args->no_csim, "Emit HLS code but do not run its C simulations");

@@ -16,6 +16,7 @@
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
 #include "driver/parallelism.h"
+#include "driver/precision.h"
 #include "ir/staging.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
@@ -34,6 +35,7 @@ struct FlowState {
   ir::Bundle bundle;
   std::optional<dataflow::Design> design;
   dataflow::Part part;
+  hls::NumberType type;  // --type, or the precision stage's choice
 };
 
 void progress(const FlowState& s, const std::string& line) {
@@ -100,7 +102,7 @@ void dataflow_stage(FlowState& s) {
   plan.merge = s.opts.merge;
   plan.part = dataflow::find_part(s.opts.part);
   plan.budget = dataflow::parse_budget(s.opts.budget);
-  plan.arith = arith_of(hls::parse_number_type(s.opts.number_type));
+  plan.arith = arith_of(s.type);
   plan.lower.elem_bits = plan.arith.bits;
   plan.sizing.method = dataflow::method_from_name(s.opts.fifo_method);
   plan.sizing.alpha = s.opts.alpha;
@@ -121,6 +123,16 @@ void dataflow_stage(FlowState& s) {
                           res["fits"].get<bool>() ? "within" : "OVER"));
 }
 
+// The narrowest fixed-point type within --max-error (driver/precision.h).
+void precision_stage(FlowState& s) {
+  PrecisionChoice c = choose_precision(s.bundle, s.type, s.opts.max_error, s.opts.pow2_scaling,
+                                       s.out / "precision-sweep",
+                                       [&s](const std::string& line) { progress(s, line); });
+  s.type = c.type;
+  s.report["precision"] = c.report;
+  progress(s, "precision: " + c.type.name());
+}
+
 void mlir_stage(FlowState& s) {
   backend::mlir::write_design_mlir(s.bundle, s.out / "design.mlir");
   s.report["mlir"] = {{"file", "design.mlir"}};
@@ -128,7 +140,8 @@ void mlir_stage(FlowState& s) {
 
 void hls_stage(FlowState& s) {
   hls::HlsOptions ho;
-  ho.type = hls::parse_number_type(s.opts.number_type);
+  ho.type = s.type;
+  if (s.opts.max_error > 0) ho.abs_tol = s.opts.max_error;  // the bound the type was chosen for
   ho.pow2_scaling = s.opts.pow2_scaling;
   ho.part = s.part.device;
   ho.clock_ns = std::round(100000.0 / s.part.clock_mhz) / 100;  // 300 MHz: 3.33 ns
@@ -155,12 +168,14 @@ nlohmann::json compile(const CompileOptions& o) {
   if (o.builtin_insp.has_value() == !o.bundle_dir.empty())
     throw Error("compile: give either a bundle folder or --builtin, not both or neither");
   StagingDir staging(o.out_dir, "report.json", "compile output");
-  FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}, dataflow::find_part(o.part)};
+  FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}, dataflow::find_part(o.part),
+              hls::parse_number_type(o.number_type)};
   s.report["tool"] = {{"name", "inrarch"}, {"version", "0.1"}};
   auto t0 = Clock::now();
 
   stage(s, "frontend", frontend);
   stage(s, "optimize", optimize);
+  if (o.max_error > 0) stage(s, "precision", precision_stage);
   stage(s, "dataflow", dataflow_stage);
   if (o.emit_mlir) stage(s, "mlir", mlir_stage);
   if (o.emit_hls) stage(s, "hls", hls_stage);

@@ -32,6 +32,7 @@ struct CompileOptions {
   bool emit_mlir = true;
   bool emit_hls = true;
   std::string number_type = "fixed<32,10>";  // float | double | fixed<W,I>
+  double max_error = 0;  // > 0: the narrowest fixed<W,I> (W <= number_type's) within it
   bool pow2_scaling = true;                  // fixed point: per-stream power-of-two exponents
   bool csim = true;                          // run the three C simulations of the HLS code
   bool verbose = true;  // progress lines on stderr

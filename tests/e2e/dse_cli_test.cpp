@@ -83,4 +83,39 @@ TEST_F(DseCli, BadPartOrBudgetIsOneClearError) {
   EXPECT_FALSE(fs::exists(dir_ / "x"));
 }
 
+// --max-error: the narrowest width within the bound, tried narrowest first; the DSPs the
+// search then costs follow it (hand table: up to 18 bits 1 DSP48E2, up to 27 two, 32 four).
+TEST_F(DseCli, MaxErrorPicksTheNarrowestWidthWithinTheBound) {
+  RunResult r = run("compile --builtin insp --order 1 --batch 4 --width 16 -q --max-error 1e-2 -o " +
+                    (dir_ / "p").string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::ifstream f(dir_ / "p" / "report.json");
+  nlohmann::json j = nlohmann::json::parse(f);
+  const auto& tried = j["precision"]["tried"];
+  ASSERT_GE(tried.size(), 1u);
+  for (size_t i = 0; i + 1 < tried.size(); ++i) EXPECT_FALSE(tried[i]["pass"].get<bool>()) << tried[i];
+  EXPECT_TRUE(tried.back()["pass"].get<bool>());
+  EXPECT_LE(tried.back()["max_abs_error"].get<double>(), 1e-2);
+  const std::string chosen = j["precision"]["chosen"];
+  EXPECT_EQ(chosen, tried.back()["type"]);
+  EXPECT_EQ(j["hls"]["type"], chosen);
+  EXPECT_TRUE(j["verification"]["csim"]["pass"].get<bool>());
+  EXPECT_LE(j["verification"]["csim"]["max_abs_error"].get<double>(), 1e-2);
+  const int width = std::stoi(chosen.substr(chosen.find('<') + 1));
+  EXPECT_LT(width, 32);
+  EXPECT_EQ(j["floor"]["dsp_per_multiply"], width <= 18 ? 1 : width <= 27 ? 2 : 4);
+}
+
+TEST_F(DseCli, MaxErrorNoWidthMeetsOrNotFixedIsOneClearError) {
+  const std::string base = "compile --builtin insp --batch 2 --width 8 -q --no-csim -o " + (dir_ / "x").string();
+  RunResult tight = run(base + " --max-error 1e-15");
+  EXPECT_EQ(tight.code, 1) << tight.output;
+  EXPECT_NE(tight.output.find("no fixed-point width up to fixed<32,10> meets --max-error 1e-15"),
+            std::string::npos) << tight.output;
+  RunResult flt = run(base + " --type float --max-error 1e-3");
+  EXPECT_EQ(flt.code, 1) << flt.output;
+  EXPECT_NE(flt.output.find("--type must be fixed<W,I>"), std::string::npos) << flt.output;
+  EXPECT_FALSE(fs::exists(dir_ / "x"));
+}
+
 }  // namespace

@@ -171,7 +171,7 @@ NodeId vjp_Cat(Graph& g, const Node& n, NodeId, size_t i, NodeId adj) {
 }
 
 constexpr Rule kRules[] = {
-#define OP(Enum, mnemonic, arity, attrs, shape_rule, category) vjp_##Enum,
+#define OP(Enum, mnemonic, arity, attrs, shape_rule, category, kernel) vjp_##Enum,
 #include "ir/ops.def"
 };
 static_assert(sizeof(kRules) / sizeof(kRules[0]) == ir::kNumOps);

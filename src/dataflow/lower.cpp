@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include "dataflow/event_graph.h"
+#include "dataflow/kernels.h"
 #include "dataflow/schedule.h"
 #include "ir/error.h"
 
@@ -114,19 +115,14 @@ void set_constant(const ir::Graph& g, Operand& od, bool periodic) {
   if (!od.splat && periodic) std::tie(od.rom_node, od.rom_period) = rom_of(g, od.static_node);
 }
 
+// The kind of the process that computes n: its kernel class's (ops.def), an elementwise op
+// with a constant operand being Unary (the constant is a parameter or a ROM).
 Kind kernel_kind(const ir::Node& n, const std::vector<bool>& st) {
-  switch (ir::op_info(n.op).category) {
-    case ir::OpCategory::Unary: return Kind::Unary;
-    case ir::OpCategory::Binary:
-      return (st[n.operands[0]] || st[n.operands[1]]) ? Kind::Unary : Kind::Binary;
-    default: break;
-  }
-  switch (n.op) {
-    case ir::Op::Mm: return Kind::Mm;
-    case ir::Op::Transpose: return Kind::Transpose;
-    case ir::Op::Permute: return Kind::Permute;
-    default: return Kind::Gather;
-  }
+  const KernelClass k = kernel_class(n.op);
+  INRARCH_ASSERT(k != KernelClass::none, "lower: a leaf is not a kernel");
+  if (k != KernelClass::elementwise) return process_kind(k);
+  bool constant_operand = std::any_of(n.operands.begin(), n.operands.end(), [&](ir::NodeId o) { return st[o]; });
+  return n.operands.size() == 1 || constant_operand ? Kind::Unary : Kind::Binary;
 }
 
 // Chain fan-out of one value: the group (chain position) of each of its consumers, by link

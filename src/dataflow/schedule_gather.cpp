@@ -8,6 +8,7 @@
 // read afterwards so every stream is drained.
 #include <algorithm>
 
+#include "dataflow/kernels.h"
 #include "dataflow/schedule.h"
 #include "ir/error.h"
 
@@ -42,27 +43,27 @@ int64_t dim_of(const Process& p, size_t rank) {
 Need need_of(const Process& p, const ir::Shape& out, int64_t o) {
   const ir::Shape& in = p.operands.at(0).shape;
   std::vector<int64_t> idx = unravel(o, out);
-  switch (p.op) {
-    case ir::Op::Reshape: case ir::Op::Unsqueeze: case ir::Op::Squeeze: return {0, o};
-    case ir::Op::Expand: {
+  switch (kernel_class(p.op)) {
+    case KernelClass::identity_map: return {0, o};
+    case KernelClass::expand_map: {
       size_t off = out.size() - in.size();
       std::vector<int64_t> ii(in.size());
       for (size_t d = 0; d < in.size(); ++d) ii[d] = in[d] == 1 ? 0 : idx[d + off];
       return {0, ravel(ii, in)};
     }
-    case ir::Op::Select: {
+    case KernelClass::select_map: {
       int64_t dim = dim_of(p, in.size());
       int64_t index = p.attrs.index < 0 ? p.attrs.index + in[dim] : p.attrs.index;
       idx.insert(idx.begin() + dim, index);
       return {0, ravel(idx, in)};
     }
-    case ir::Op::Slice: {
+    case KernelClass::slice_map: {
       int64_t dim = dim_of(p, in.size());
       int64_t start = p.attrs.start < 0 ? p.attrs.start + in[dim] : p.attrs.start;
       idx[dim] = start + idx[dim] * p.attrs.step;
       return {0, ravel(idx, in)};
     }
-    case ir::Op::Cat: {
+    case KernelClass::cat_map: {
       int64_t dim = dim_of(p, out.size());
       for (size_t k = 0; k < p.operands.size(); ++k) {
         int64_t size = p.operands[k].shape[dim];
@@ -71,7 +72,7 @@ Need need_of(const Process& p, const ir::Shape& out, int64_t o) {
       }
       break;
     }
-    case ir::Op::Sum: {
+    case KernelClass::sum_map: {
       std::vector<bool> reduced(in.size(), p.attrs.dims.empty());
       for (int64_t d : p.attrs.dims) reduced[ir::normalize_dim(d, in.size(), "sum")] = true;
       std::vector<int64_t> ii(in.size());
@@ -86,7 +87,8 @@ Need need_of(const Process& p, const ir::Shape& out, int64_t o) {
       }
       return {0, ravel(ii, in)};
     }
-    default: break;
+    case KernelClass::none: case KernelClass::elementwise: case KernelClass::mm:
+    case KernelClass::transpose: case KernelClass::permute: break;  // not gather kernels
   }
   throw Error("schedule: no gather model for " + std::string(ir::op_name(p.op)) + " (" + p.name + ")");
 }
@@ -135,7 +137,7 @@ Program schedule_gather(const Design& d, ProcessId pid) {
 int64_t gather_buffer_elems(const Design& d, ProcessId pid) {
   const Process& p = d.processes.at(pid);
   const ir::Shape& in = p.operands.at(0).shape;
-  if (p.op == ir::Op::Expand) {
+  if (kernel_class(p.op) == KernelClass::expand_map) {
     // Elements kept for replay: the distance from the latest element read back to the one
     // an output needs again (a whole row when an outer dim is broadcast).
     const ir::Shape& out = d.streams[p.outputs.at(0)].shape;
@@ -147,7 +149,7 @@ int64_t gather_buffer_elems(const Design& d, ProcessId pid) {
     }
     return span;
   }
-  if (p.op == ir::Op::Sum) {
+  if (kernel_class(p.op) == KernelClass::sum_map) {
     // Open accumulators: the kept dims inside the outermost reduced dim.
     std::vector<bool> reduced(in.size(), p.attrs.dims.empty());
     for (int64_t dd : p.attrs.dims) reduced[ir::normalize_dim(dd, in.size(), "sum")] = true;

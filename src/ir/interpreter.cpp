@@ -215,7 +215,7 @@ Tensor eval_Cat(const Ctx&, const Node& n, const Args& a) {
 }
 
 constexpr EvalFn kEval[] = {
-#define OP(Enum, mnemonic, arity, attrs, shape_rule, category) &eval_##Enum,
+#define OP(Enum, mnemonic, arity, attrs, shape_rule, category, kernel) &eval_##Enum,
 #include "ir/ops.def"
 };
 static_assert(sizeof(kEval) / sizeof(kEval[0]) == kNumOps);

@@ -7,7 +7,7 @@ namespace inrarch::ir {
 namespace {
 
 constexpr std::array<OpInfo, kNumOps> kOpTable = {{
-#define OP(Enum, mnemonic, arity, attrs, shape_rule, category) \
+#define OP(Enum, mnemonic, arity, attrs, shape_rule, category, kernel) \
   {mnemonic, arity, static_cast<uint32_t>(attrs), OpCategory::category},
 #include "ir/ops.def"
 }};

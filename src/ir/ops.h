@@ -27,7 +27,7 @@ std::string_view attr_name(Attr a);
 enum class OpCategory : uint8_t { Leaf, Unary, Binary, Compute, Shape };
 
 enum class Op : uint8_t {
-#define OP(Enum, mnemonic, arity, attrs, shape_rule, category) Enum,
+#define OP(Enum, mnemonic, arity, attrs, shape_rule, category, kernel) Enum,
 #include "ir/ops.def"
 };
 

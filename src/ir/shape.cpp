@@ -163,7 +163,7 @@ Shape shape_sum(Op op, const Operands& in, Attrs& attrs, const Shape*) {
 using ShapeRule = Shape (*)(Op, const Operands&, Attrs&, const Shape*);
 
 constexpr ShapeRule kShapeRules[] = {
-#define OP(Enum, mnemonic, arity, attrs, shape_rule, category) &shape_##shape_rule,
+#define OP(Enum, mnemonic, arity, attrs, shape_rule, category, kernel) &shape_##shape_rule,
 #include "ir/ops.def"
 };
 

@@ -54,7 +54,9 @@ TEST(Dse, EveryKernelGetsTheLeastParallelismForTheTarget) {
   EXPECT_GT(wide, 0);
   // The mm with K = 2 (first layer) needs at most 2 MACs, however much budget is left.
   for (const Process& p : chosen.processes) {
-    if (p.kind == Kind::Mm && p.operands[0].shape.at(1) == 2) EXPECT_LE(p.mm_par, 2) << p.name;
+    if (p.kind == Kind::Mm && p.operands[0].shape.at(1) == 2) {
+      EXPECT_LE(p.mm_par, 2) << p.name;
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "backend/hls/emit_common.h"
+#include "dataflow/kernels.h"
 #include "ir/error.h"
 
 namespace inrarch::hls::detail {
@@ -16,15 +17,12 @@ using dataflow::Process;
 
 namespace {
 
+// The operator struct of an elementwise op: inrarch_hls::op_<mnemonic> (elementwise.h has
+// one per elementwise row of ops.def; the every-op test C-simulates each).
 std::string functor(ir::Op op) {
-  switch (op) {
-    case ir::Op::Neg: case ir::Op::Sin: case ir::Op::Cos: case ir::Op::Exp:
-    case ir::Op::Tanh: case ir::Op::Relu: case ir::Op::Step: case ir::Op::Log:
-    case ir::Op::Add: case ir::Op::Sub: case ir::Op::Mul: case ir::Op::Div:
-      return "inrarch_hls::op_" + std::string(ir::op_name(op));
-    default: break;
-  }
-  throw Error("hls: no elementwise operator for " + std::string(ir::op_name(op)));
+  if (dataflow::kernel_class(op) != dataflow::KernelClass::elementwise)
+    throw Error("hls: no elementwise operator for " + std::string(ir::op_name(op)));
+  return "inrarch_hls::op_" + std::string(ir::op_name(op));
 }
 
 // The template arguments of a ROM reader: "B", or "B, P" when the ROM holds only the P
@@ -97,35 +95,36 @@ std::string gather_map(const Process& p, const ir::Shape& out) {
   const ir::Shape& in = p.operands.at(0).shape;
   std::string si = shape_type(in), so = shape_type(out);
   auto rank = static_cast<int64_t>(in.size());
-  switch (p.op) {
-    case ir::Op::Reshape: case ir::Op::Unsqueeze: case ir::Op::Squeeze:
-      return fmt::format("inrarch_hls::map_identity<{}, {}>", si, so);
-    case ir::Op::Expand: return fmt::format("inrarch_hls::map_expand<{}, {}>", si, so);
-    case ir::Op::Select: {
+  using dataflow::KernelClass;
+  switch (dataflow::kernel_class(p.op)) {
+    case KernelClass::identity_map: return fmt::format("inrarch_hls::map_identity<{}, {}>", si, so);
+    case KernelClass::expand_map: return fmt::format("inrarch_hls::map_expand<{}, {}>", si, so);
+    case KernelClass::select_map: {
       int64_t dim = ir::normalize_dim(p.attrs.dim, rank, "select");
       int64_t index = p.attrs.index < 0 ? p.attrs.index + in[dim] : p.attrs.index;
       return fmt::format("inrarch_hls::map_select<{}, {}, {}, {}>", si, so, dim, index);
     }
-    case ir::Op::Slice: {
+    case KernelClass::slice_map: {
       int64_t dim = ir::normalize_dim(p.attrs.dim, rank, "slice");
       int64_t start = p.attrs.start < 0 ? p.attrs.start + in[dim] : p.attrs.start;
       return fmt::format("inrarch_hls::map_slice<{}, {}, {}, {}, {}>", si, so, dim, start,
                          p.attrs.step);
     }
-    case ir::Op::Cat: {
+    case KernelClass::cat_map: {
       int64_t dim = ir::normalize_dim(p.attrs.dim, static_cast<int64_t>(out.size()), "cat");
       std::string shapes;
       for (const auto& od : p.operands) shapes += ", " + shape_type(od.shape);
       return fmt::format("inrarch_hls::map_cat<{}, {}{}>", so, dim, shapes);
     }
-    case ir::Op::Sum: {
+    case KernelClass::sum_map: {
       int64_t mask = 0;
       for (int64_t d = 0; d < rank; ++d) mask |= p.attrs.dims.empty() ? (1 << d) : 0;
       for (int64_t d : p.attrs.dims) mask |= int64_t(1) << ir::normalize_dim(d, rank, "sum");
       return fmt::format("inrarch_hls::map_sum<{}, {}, {}, {}>", si, so, mask,
                          p.attrs.keepdim ? 1 : 0);
     }
-    default: break;
+    case KernelClass::none: case KernelClass::elementwise: case KernelClass::mm:
+    case KernelClass::transpose: case KernelClass::permute: break;  // not gather kernels
   }
   throw Error("hls: no gather kernel for " + std::string(ir::op_name(p.op)) + " (" + p.name + ")");
 }

@@ -212,7 +212,7 @@ void emit_Cat(Emitter& e, NodeId id, const Node& n) {
 }
 
 constexpr EmitFn kEmitters[] = {
-#define OP(Enum, mnemonic, arity, attrs, shape_rule, category) &emit_##Enum,
+#define OP(Enum, mnemonic, arity, attrs, shape_rule, category, kernel) &emit_##Enum,
 #include "ir/ops.def"
 };
 static_assert(sizeof(kEmitters) / sizeof(kEmitters[0]) == ir::kNumOps,

@@ -82,7 +82,8 @@ void run(int order, const Args& a) {
   for (FifoMethod m : {FifoMethod::Paper, FifoMethod::Min}) {
     SizingOptions so;
     so.method = m;
-    so.progress = std::getenv("BENCH_PROGRESS") != nullptr;
+    if (std::getenv("BENCH_PROGRESS"))
+      so.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
     SizingResult s = size_fifos(eg, so);
     std::printf("  %-10s %12lld %14lld %9lld %12lld %9lld %8.2f\n", method_name(m),
                 (long long)s.latency, (long long)s.memory.fifo_bits, (long long)s.memory.bram18k,

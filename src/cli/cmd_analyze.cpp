@@ -110,7 +110,7 @@ int run_analyze(const AnalyzeArgs& a) {
     SizingOptions so;
     so.method = method_from_name(a.fifo_opt);
     so.alpha = a.alpha;
-    so.progress = true;
+    so.progress = [](const std::string& line) { std::fprintf(stderr, "inrarch analyze: %s\n", line.c_str()); };
     SizingResult s = size_fifos(eg, so);
     out["fifo"] = fifo_json(d, s);
     if (!a.json) print_sizing(d, s);

@@ -9,9 +9,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <numeric>
 #include <span>
+
+#include <fmt/format.h>
 
 #include "ir/error.h"
 
@@ -51,11 +52,13 @@ struct Ctx {
     return eg.resolve(d, ResolveOptions{abort_above});
   }
   bool ok(const Resolution& r) const { return !r.deadlock && !r.aborted && r.latency <= res.bound; }
+  void say(const std::string& line) const {
+    if (opt.progress) opt.progress(fmt::format("fifo {}: {}", method_name(opt.method), line));
+  }
   void note(const char* phase, size_t i, size_t n) {
     if (!opt.progress || std::chrono::duration<double>(Clock::now() - last_note).count() < 1.0) return;
     last_note = Clock::now();
-    std::fprintf(stderr, "fifo %s: %s %zu/%zu, %lld resolves, %.1f s\n", method_name(opt.method),
-                 phase, i, n, (long long)res.resolves, elapsed());
+    say(fmt::format("{} {}/{}, {} resolves, {:.1f} s", phase, i, n, res.resolves, elapsed()));
   }
   int64_t bits(const std::vector<int64_t>& d, size_t s) const {
     return fifo_bits(eg.design().streams[s], d[s]);
@@ -129,8 +132,7 @@ std::vector<int64_t> grouped_greedy(Ctx& c, TimeSnapshot x, const std::vector<si
   for (size_t i = 0; i < S;) {
     c.note("stream", i, S);
     if (c.work - w0 > c.opt.greedy_fifo_ops) {
-      if (c.opt.progress)
-        std::fprintf(stderr, "fifo min: greedy budget spent at stream %zu/%zu\n", i, S);
+      c.say(fmt::format("greedy budget spent at stream {}/{}", i, S));
       break;
     }
     size_t n = std::min(size, S - i);
@@ -301,12 +303,10 @@ std::vector<int64_t> min_depths(Ctx& c, TimeSnapshot peak_times) {
   shrink_bram(c, d, w0);
   int64_t grouped = total_bits(c, d);
   shrink_largest(c, d, w0);
-  if (c.opt.progress)
-    std::fprintf(stderr, "fifo min: bits (BRAM18K) from unbounded %lld (%lld), greedy %lld (%lld), "
-                 "small to 2 + BRAM steps %lld, shrunk %lld (%lld)\n", (long long)total_bits(c, a),
-                 (long long)memory(c.eg.design(), a).bram18k, (long long)total_bits(c, b),
-                 (long long)memory(c.eg.design(), b).bram18k, (long long)grouped,
-                 (long long)total_bits(c, d), (long long)memory(c.eg.design(), d).bram18k);
+  c.say(fmt::format("bits (BRAM18K) from unbounded {} ({}), greedy {} ({}), small to 2 + BRAM "
+                    "steps {}, shrunk {} ({})", total_bits(c, a), memory(c.eg.design(), a).bram18k,
+                    total_bits(c, b), memory(c.eg.design(), b).bram18k, grouped, total_bits(c, d),
+                    memory(c.eg.design(), d).bram18k));
   return d;
 }
 
@@ -346,10 +346,8 @@ SizingResult size_fifos(EventGraph& eg, const SizingOptions& opt) {
     INRARCH_ASSERT(c.ok(c.res.final), "FIFO sizing result violates the latency bound");
   c.res.memory = memory(eg.design(), c.res.depths);
   c.res.seconds = c.elapsed();
-  if (opt.progress)
-    std::fprintf(stderr, "fifo %s: done, %lld resolves (%lld certified), %.2f s\n",
-                 method_name(opt.method), (long long)c.res.resolves, (long long)c.res.certified,
-                 c.res.seconds);
+  c.say(fmt::format("done, {} resolves ({} certified), {:.2f} s", c.res.resolves, c.res.certified,
+                    c.res.seconds));
   return c.res;
 }
 

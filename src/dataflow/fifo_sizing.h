@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,9 @@ FifoMethod method_from_name(const std::string& s);  // throws inrarch::Error
 struct SizingOptions {
   FifoMethod method = FifoMethod::Min;
   double alpha = 0.01;
-  bool progress = false;        // progress lines on stderr
+  // A line at each phase and at most once a second ("fifo min: stream 12/80, ..."); the
+  // caller prefixes and prints it. Empty: silent.
+  std::function<void(const std::string&)> progress;
   // min: budget of the greedy shrinking after the certificates, in FIFO ops resolved (about
   // 2 s at the event graph's ~350 M ops/s); a count, so results are reproducible.
   int64_t shrink_fifo_ops = 700'000'000;

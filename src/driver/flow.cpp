@@ -106,7 +106,7 @@ void dataflow_stage(FlowState& s) {
   plan.lower.elem_bits = plan.arith.bits;
   plan.sizing.method = dataflow::method_from_name(s.opts.fifo_method);
   plan.sizing.alpha = s.opts.alpha;
-  plan.sizing.progress = s.opts.verbose;
+  if (s.opts.verbose) plan.sizing.progress = [&s](const std::string& line) { progress(s, line); };
   plan.progress = [&s](const std::string& line) { progress(s, line); };
   DataflowResult r = build_dataflow(s.bundle.graph, plan);
   s.bundle.graph = std::move(r.graph);  // the backends emit the graph the design lowers

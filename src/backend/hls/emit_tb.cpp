@@ -145,13 +145,15 @@ csim: testbench.cpp model.cpp model.h weights.h
 	$(CXX) $(CXXFLAGS) $(INC) testbench.cpp model.cpp -o $@
 run: csim
 	./csim data
-sim: sim_main.cpp model.h weights.h
+sim: sim/sim
+sim/sim: sim_main.cpp model.h weights.h
+	mkdir -p sim
 	$(CXX) -O1 -std=c++17 -Wall -Wextra -Wno-unknown-pragmas -DINRARCH_SIM -DINRARCH_FORCE_COMPAT $(INC) sim_main.cpp -o $@ -pthread
 synth:
 	vitis_hls -f run_hls.tcl
 clean:
-	rm -f csim sim
-.PHONY: all run synth clean
+	rm -f csim sim/sim
+.PHONY: all run sim synth clean
 # top: {0}
 )",
                      c.opt.top);

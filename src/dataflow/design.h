@@ -23,6 +23,13 @@ using StreamId = int32_t;
 // A depth no FIFO reaches: "unbounded" (no write-after-read constraint).
 inline constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
 
+// A FIFO at most this deep is a register pair (no block RAM, a write readable the next
+// cycle); a deeper one is a RAM whose read port adds a cycle (LightningSim's rule). It is
+// also the least depth FIFO sizing gives any stream, and every stream's initial depth.
+inline constexpr int64_t kShiftRegisterDepth = 2;
+// Cycles from a write to the earliest read of that beat (the RAW edge of the event graph).
+inline constexpr int64_t raw_delay(int64_t depth) { return depth <= kShiftRegisterDepth ? 1 : 2; }
+
 // The kernel model a process follows (see schedule.h for each one's step sequence).
 enum class Kind : uint8_t {
   Source,     // writes an input (or a constant output) from off-chip, one beat per cycle
@@ -95,7 +102,7 @@ struct Stream {
   int32_t slot = 0;  // operand slot at the consumer
   ir::Shape shape;
   int64_t block = 1;        // elements per beat (row-major)
-  int64_t depth = 2;        // beats; kUnbounded = no bound
+  int64_t depth = kShiftRegisterDepth;  // beats; kUnbounded = no bound
   int32_t elem_bits = 32;
 
   int64_t beats() const;    // numel(shape) / block
@@ -113,7 +120,7 @@ struct LowerOptions {
   int64_t mm_par = 1;     // parallel MACs per mm, unless mm_par_by_kernel names the kernel
   std::map<std::string, int64_t> mm_par_by_kernel;  // per mm kernel (by process name): the search's choice
   int32_t elem_bits = 32;
-  int64_t depth = 2;      // initial FIFO depth of every stream
+  int64_t depth = kShiftRegisterDepth;  // initial FIFO depth of every stream
   Fanout fanout = Fanout::Chain;
 };
 

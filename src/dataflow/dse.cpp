@@ -72,7 +72,7 @@ Capacity minus(Capacity c, const Usage& r) {
 }
 
 DsePoint cost(const Design& d, int64_t target, const DseOptions& o, const Capacity& cap) {
-  ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), o.arith, cap);
+  ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), kShiftRegisterDepth), o.arith, cap);
   return {target, 0, r.total, r.fits};
 }
 
@@ -147,7 +147,7 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
   for (const MmCost& m : mms) res.mm_par[d.processes[m.process].name] = work.processes[m.process].mm_par;
   res.chosen = res.front.front();
   if (!res.fits)
-    res.over = estimate_resources(work, std::vector<int64_t>(d.streams.size(), 2), o.arith, cap).over;
+    res.over = estimate_resources(work, std::vector<int64_t>(d.streams.size(), kShiftRegisterDepth), o.arith, cap).over;
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
 }

@@ -47,7 +47,7 @@ void EventGraph::build() {
   nw_.assign(S, 0);
   nr_.assign(S, 0);
   depth_.assign(S, kUnbounded);
-  raw_.assign(S, 2);
+  raw_.assign(S, raw_delay(kUnbounded));
   run_.assign(P, 0);
   left_.assign(P, 0);
   last_.assign(P, 0);
@@ -118,7 +118,7 @@ Resolution EventGraph::resolve(const std::vector<int64_t>& depths, const Resolve
   for (size_t s = 0; s < S; ++s) {
     if (depths[s] < 1) throw Error("depth of " + design_.streams[s].name + " must be >= 1");
     depth_[s] = depths[s];
-    raw_[s] = depths[s] <= 2 ? 1 : 2;
+    raw_[s] = static_cast<uint8_t>(raw_delay(depths[s]));
     nw_[s] = nr_[s] = 0;
   }
   ready_.clear();

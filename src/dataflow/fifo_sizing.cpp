@@ -70,7 +70,7 @@ std::vector<int64_t> resolve_to_observed(Ctx& c, std::vector<int64_t> d) {
   Resolution r = c.resolve(d);
   INRARCH_ASSERT(c.ok(r), "greedy sizing: accepted constraints violate the bound");
   std::vector<int64_t> obs = c.eg.observed_depths();
-  for (size_t s = 0; s < d.size(); ++s) d[s] = std::max<int64_t>(2, obs[s]);
+  for (size_t s = 0; s < d.size(); ++s) d[s] = std::max<int64_t>(kShiftRegisterDepth, obs[s]);
   return d;
 }
 
@@ -82,12 +82,12 @@ std::vector<int64_t> greedy(Ctx& c, TimeSnapshot x, const std::vector<size_t>& o
   for (size_t i = 0; i < S; ++i) {
     size_t s = order[i];
     c.note("stream", i, S);
-    if (c.eg.observed_depth(x, static_cast<StreamId>(s)) <= 2) {  // certified by x
-      d[s] = 2;
+    if (c.eg.observed_depth(x, static_cast<StreamId>(s)) <= kShiftRegisterDepth) {  // certified by x
+      d[s] = kShiftRegisterDepth;
       ++c.res.certified;
       continue;
     }
-    d[s] = 2;
+    d[s] = kShiftRegisterDepth;
     if (c.ok(c.resolve(d, c.res.bound))) c.eg.swap_snapshot(x);
     else d[s] = kUnbounded;
   }
@@ -100,11 +100,11 @@ std::vector<int64_t> greedy(Ctx& c, TimeSnapshot x, const std::vector<size_t>& o
 bool try_group(Ctx& c, TimeSnapshot& x, std::vector<int64_t>& d, std::span<const size_t> group) {
   std::vector<size_t> open;
   for (size_t s : group) {
-    if (c.eg.observed_depth(x, static_cast<StreamId>(s)) <= 2) d[s] = 2, ++c.res.certified;
+    if (c.eg.observed_depth(x, static_cast<StreamId>(s)) <= kShiftRegisterDepth) d[s] = kShiftRegisterDepth, ++c.res.certified;
     else open.push_back(s);
   }
   if (open.empty()) return true;
-  for (size_t s : open) d[s] = 2;
+  for (size_t s : open) d[s] = kShiftRegisterDepth;
   if (c.ok(c.resolve(d, c.res.bound))) {
     c.eg.swap_snapshot(x);
     return true;
@@ -125,6 +125,9 @@ bool try_group(Ctx& c, TimeSnapshot& x, std::vector<int64_t>& d, std::span<const
 // one each. Past greedy_fifo_ops the remaining streams stay unconstrained (a large design's
 // certificates and shrinking still size them).
 constexpr size_t kMaxGreedyGroup = 64;
+// FIFOs up to this deep are tried at the register depth in groups after the certificates
+// (many small FIFOs, each a whole BRAM18K pair, are what the unbounded start leaves).
+constexpr int64_t kSmallFifoDepth = 16;
 std::vector<int64_t> grouped_greedy(Ctx& c, TimeSnapshot x, const std::vector<size_t>& order) {
   size_t S = c.eg.design().streams.size(), size = 1;
   std::vector<int64_t> d(S, kUnbounded);
@@ -148,7 +151,7 @@ bool shrink_to(const Ctx& c, const TimeSnapshot* x, std::vector<int64_t>& d) {
   bool changed = false;
   for (size_t s = 0; s < d.size(); ++s) {
     auto id = static_cast<StreamId>(s);
-    int64_t o = std::max<int64_t>(2, x ? c.eg.observed_depth(*x, id) : c.eg.observed_depth(id));
+    int64_t o = std::max<int64_t>(kShiftRegisterDepth, x ? c.eg.observed_depth(*x, id) : c.eg.observed_depth(id));
     if (o < d[s]) d[s] = o, changed = true;
   }
   return changed;
@@ -185,7 +188,7 @@ bool out_of_time(const Ctx& c, int64_t w0) { return c.work - w0 > c.opt.shrink_f
 void try_twos(Ctx& c, std::vector<int64_t>& d, std::vector<size_t> group, int64_t w0) {
   if (group.empty() || out_of_time(c, w0)) return;
   std::vector<int64_t> keep = d;
-  for (size_t s : group) d[s] = 2;
+  for (size_t s : group) d[s] = kShiftRegisterDepth;
   if (c.ok(c.resolve(d, c.res.bound))) {
     shrink_to(c, nullptr, d);
     return;
@@ -208,16 +211,16 @@ void shrink_largest(Ctx& c, std::vector<int64_t>& d, int64_t w0) {
   for (size_t i = 0; i < S && !out_of_time(c, w0); ++i) {
     size_t s = order[i];
     c.note("shrink", i, S);
-    int64_t lo = 2, hi = d[s];  // invariant: hi feasible; depths < lo known infeasible
+    int64_t lo = kShiftRegisterDepth, hi = d[s];  // invariant: hi feasible; depths < lo known infeasible
     while (lo < hi && !out_of_time(c, w0)) {
-      int64_t cand = lo == 2 ? 2 : lo + (hi - lo) / 2;
+      int64_t cand = lo == kShiftRegisterDepth ? kShiftRegisterDepth : lo + (hi - lo) / 2;
       d[s] = cand;
       if (c.ok(c.resolve(d, c.res.bound))) {
         shrink_to(c, nullptr, d);
         hi = d[s];
       } else {
         d[s] = hi;
-        lo = cand == 2 ? 3 : cand + 1;
+        lo = cand == kShiftRegisterDepth ? kShiftRegisterDepth + 1 : cand + 1;
       }
     }
   }
@@ -228,7 +231,7 @@ void shrink_largest(Ctx& c, std::vector<int64_t>& d, int64_t w0) {
 int64_t below_bram_step(const Stream& st, int64_t d) {
   int64_t w = st.width_bits(), b = fifo_bram18k(w, d);
   if (b == 0) return d;
-  int64_t lo = 2, hi = d;  // fifo_bram18k(w, lo) < b == fifo_bram18k(w, hi)
+  int64_t lo = kShiftRegisterDepth, hi = d;  // fifo_bram18k(w, lo) < b == fifo_bram18k(w, hi)
   while (hi - lo > 1) {
     int64_t mid = lo + (hi - lo) / 2;
     (fifo_bram18k(w, mid) < b ? lo : hi) = mid;
@@ -298,7 +301,7 @@ std::vector<int64_t> min_depths(Ctx& c, TimeSnapshot peak_times) {
   int64_t w0 = c.work;
   std::vector<size_t> small;
   for (size_t s = 0; s < S; ++s)
-    if (d[s] > 2 && d[s] <= 16) small.push_back(s);
+    if (d[s] > kShiftRegisterDepth && d[s] <= kSmallFifoDepth) small.push_back(s);
   try_twos(c, d, small, w0);
   shrink_bram(c, d, w0);
   int64_t grouped = total_bits(c, d);
@@ -322,7 +325,7 @@ SizingResult size_fifos(EventGraph& eg, const SizingOptions& opt) {
   if (peak.deadlock) {  // a cycle without WAR edges: no depths help
     c.res.deadlock = true;
     c.res.final = peak;
-    c.res.depths.assign(S, 2);
+    c.res.depths.assign(S, kShiftRegisterDepth);
     c.res.memory = memory(eg.design(), c.res.depths);
     return c.res;
   }
@@ -334,7 +337,7 @@ SizingResult size_fifos(EventGraph& eg, const SizingOptions& opt) {
     c.res.reused = true;
   } else {
     switch (opt.method) {
-      case FifoMethod::None: c.res.depths.assign(S, 2); break;
+      case FifoMethod::None: c.res.depths.assign(S, kShiftRegisterDepth); break;
       case FifoMethod::Paper: c.res.depths = greedy(c, std::move(x), design_order(S)); break;
       case FifoMethod::Min: c.res.depths = min_depths(c, std::move(x)); break;
     }

@@ -9,7 +9,7 @@ namespace inrarch::dataflow {
 int64_t fifo_bits(const Stream& s, int64_t depth) { return depth * s.width_bits(); }
 
 int64_t fifo_bram18k(int64_t width_bits, int64_t depth) {
-  if (depth <= 2) return 0;
+  if (depth <= kShiftRegisterDepth) return 0;
   static constexpr int64_t kShapes[][2] = {{18, 1024}, {9, 2048}, {4, 4096}, {2, 8192}, {1, 16384}};
   int64_t best = INT64_MAX;
   for (const auto& [w, d] : kShapes)

@@ -98,7 +98,7 @@ Usage process_control() { return {0, 0, 0, 60, 60}; }
 
 // A FIFO: depth <= 2 is a register pair; deeper ones are block RAM with an address pair.
 Usage fifo_usage(int64_t width_bits, int64_t depth) {
-  if (depth <= 2) return {0, 0, 0, 8, depth * width_bits + 4};
+  if (depth <= kShiftRegisterDepth) return {0, 0, 0, 8, depth * width_bits + 4};
   return {0, bram18k_tiles(width_bits, depth), 0, 40, 2 * 16 + 8};
 }
 

@@ -93,7 +93,7 @@ SimResult simulate(const Design& d, const std::vector<Program>& programs,
   sim.res.observed.assign(d.streams.size(), 0);
   for (size_t s = 0; s < d.streams.size(); ++s) {
     sim.fifos[s].depth = depths[s];
-    sim.fifos[s].raw = depths[s] <= 2 ? 1 : 2;
+    sim.fifos[s].raw = raw_delay(depths[s]);
   }
   for (size_t p = 0; p < programs.size(); ++p)
     if (!sim.finished(p)) sim.procs[p].ready = sim.run_of(p).delay;

@@ -34,21 +34,6 @@ std::string sanitize(const std::string& s) {
   return out.empty() ? "_" : out;
 }
 
-std::vector<bool> static_nodes(const ir::Graph& g, const std::vector<ir::NodeId>& live) {
-  std::vector<bool> st(g.size(), false);
-  for (ir::NodeId v : live) {
-    const auto& n = g.node(v);
-    if (n.op == ir::Op::Param || n.op == ir::Op::Const) {
-      st[v] = true;
-    } else if (n.op != ir::Op::Input) {
-      bool all = true;
-      for (ir::NodeId o : n.operands) all = all && st[o];
-      st[v] = all;
-    }
-  }
-  return st;
-}
-
 // The scalar value of a static node that is a splat seen through shape-only ops.
 std::optional<double> splat_value(const ir::Graph& g, ir::NodeId v) {
   const auto& n = g.node(v);
@@ -225,7 +210,7 @@ void make_processes(Builder& b) {
   const LowerOptions& options = b.opt;
   b.d.options = options;
   std::vector<ir::NodeId> live = ir::live_nodes(g);
-  b.st = static_nodes(g, live);
+  b.st = ir::static_nodes(g, live);
   for (size_t i = 0; i < live.size(); ++i) b.number[live[i]] = static_cast<int>(i);
   for (ir::NodeId v : live) {
     if (b.st[v]) continue;

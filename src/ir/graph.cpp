@@ -258,6 +258,21 @@ size_t count_op_nodes(const Graph& g) {
   return n;
 }
 
+std::vector<bool> static_nodes(const Graph& g, const std::vector<NodeId>& live) {
+  std::vector<bool> st(g.size(), false);
+  for (NodeId v : live) {
+    const Node& n = g.node(v);
+    if (n.op == Op::Param || n.op == Op::Const) {
+      st[v] = true;
+    } else if (n.op != Op::Input) {
+      bool all = true;
+      for (NodeId o : n.operands) all = all && st[o];
+      st[v] = all;
+    }
+  }
+  return st;
+}
+
 std::vector<std::vector<NodeId>> users_of(const Graph& g) {
   std::vector<std::vector<NodeId>> users(g.size());
   for (NodeId id : live_nodes(g))

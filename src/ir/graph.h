@@ -125,6 +125,11 @@ std::vector<NodeId> live_nodes(const Graph& g);
 // Number of nodes that are not input/param/const, counting only live ones.
 size_t count_op_nodes(const Graph& g);
 
+// Per node: true when it depends on no input (only params and constants below it), so its
+// value is known at compile time: weights and their folds, held in ROM by the hardware.
+// `live` is live_nodes(g); other nodes are false.
+std::vector<bool> static_nodes(const Graph& g, const std::vector<NodeId>& live);
+
 // Users of every node (restricted to live nodes), indexed by NodeId.
 std::vector<std::vector<NodeId>> users_of(const Graph& g);
 

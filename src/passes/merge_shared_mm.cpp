@@ -12,17 +12,6 @@ namespace {
 
 using Group = std::vector<NodeId>;
 
-std::vector<bool> static_nodes(const Graph& g, const std::vector<NodeId>& live) {
-  std::vector<bool> st(g.size(), false);
-  for (NodeId v : live) {
-    const Node& n = g.node(v);
-    if (n.op == Op::Param || n.op == Op::Const) st[v] = true;
-    else if (n.op != Op::Input)
-      st[v] = std::all_of(n.operands.begin(), n.operands.end(), [&](NodeId o) { return st[o]; });
-  }
-  return st;
-}
-
 // mm nodes on the longest path from an input, per node.
 std::vector<int> mm_depth(const Graph& g, const std::vector<NodeId>& live) {
   std::vector<int> depth(g.size(), 0);
@@ -98,7 +87,7 @@ bool acyclic(const Graph& g, const std::vector<NodeId>& live,
 // group that would close a cycle with the groups kept before it is left unmerged.
 std::map<NodeId, Group> merge_groups(const Graph& g, int64_t max_group) {
   const std::vector<NodeId> live = ir::live_nodes(g);
-  const std::vector<bool> st = static_nodes(g, live);
+  const std::vector<bool> st = ir::static_nodes(g, live);
   const std::vector<int> depth = mm_depth(g, live);
   std::map<std::pair<NodeId, ir::Shape>, Group> by_weight;  // (weight, A's shape) -> products
   for (NodeId v : live) {

@@ -120,6 +120,8 @@ struct LowerOptions {
   int64_t mm_par = 1;     // parallel MACs per mm, unless mm_par_by_kernel names the kernel
   std::map<std::string, int64_t> mm_par_by_kernel;  // per mm kernel (by process name): the search's choice
   int32_t elem_bits = 32;
+  // Elementwise multipliers in LUTs (HLS bind_op impl=fabric) instead of DSP48E2s.
+  bool fabric_elementwise_mul = false;
   int64_t depth = kShiftRegisterDepth;  // initial FIFO depth of every stream
   Fanout fanout = Fanout::Chain;
 };

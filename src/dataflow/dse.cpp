@@ -111,11 +111,27 @@ size_t fastest_fitting(Design& work, const std::vector<MmCost>& mms, const std::
 
 }  // namespace
 
+bool prefer_fabric_mul(const Design& d, const DseOptions& o) {
+  bool any = std::any_of(d.processes.begin(), d.processes.end(), [](const Process& p) {
+    return (p.kind == Kind::Unary || p.kind == Kind::Binary) && p.op == ir::Op::Mul;
+  });
+  if (!any) return false;
+  Design one = d;
+  one.options.fabric_elementwise_mul = true;
+  for (Process& p : one.processes) p.mm_par = 1;
+  const Capacity cap = capacity(o.part, o.budget);
+  ResourceReport r = estimate_resources(one, std::vector<int64_t>(d.streams.size(), kShiftRegisterDepth),
+                                        o.arith, cap);
+  return r.total.lut <= cap.lut / 2;
+}
+
 DseResult search_parallelism(const Design& d, const DseOptions& o) {
   auto t0 = std::chrono::steady_clock::now();
   auto say = [&](const std::string& s) { if (o.progress) o.progress(s); };
   DseResult res;
   Design work = d;
+  res.fabric_elementwise_mul = prefer_fabric_mul(d, o);
+  work.options.fabric_elementwise_mul = res.fabric_elementwise_mul;
   const std::vector<MmCost> mms = mm_costs(d);
   int64_t slowest = 0;
   for (size_t p = 0; p < d.processes.size(); ++p) {

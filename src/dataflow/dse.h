@@ -51,12 +51,20 @@ struct DseResult {
   int64_t targets_checked = 0;   // balanced designs costed
   int64_t evaluations = 0;       // event-graph resolves
   bool fits = false;             // false: even P = 1 everywhere is over the budget
+  bool fabric_elementwise_mul = false;  // elementwise multipliers in LUTs (prefer_fabric_mul)
   std::string over;              // then: the first resource over it
   double seconds = 0;
 };
 
 // Searches the mm parallelism of `d` (any mm_par; other kernels are left as they are).
 DseResult search_parallelism(const Design& d, const DseOptions& opt);
+
+// Whether the design's elementwise multipliers should be LUTs rather than DSPs: an
+// elementwise kernel streams one beat a cycle, so its multiplier idles most of the time
+// while DSPs bound the mm parallelism, and LUTs are plentiful. Yes when the design with
+// every mm at P = 1 and fabric multipliers stays within half the LUT capacity (the other
+// half is left to the MACs' adders), and there is an elementwise multiply at all.
+bool prefer_fabric_mul(const Design& d, const DseOptions& opt);
 
 // The cycles a process takes on its own (the sum of its steps' delays).
 int64_t own_cycles(const Design& d, ProcessId p);

@@ -16,6 +16,7 @@ json design_json(const Design& d) {
     if (p.kind == Kind::Mm) par[p.name] = p.mm_par;
   }
   return {{"processes", d.processes.size()}, {"streams", d.streams.size()},
+          {"fabric_elementwise_mul", d.options.fabric_elementwise_mul},
           {"kernels", kernels},              {"block", d.options.block},
           {"mm_par", d.options.mm_par},      {"elem_bits", d.options.elem_bits},
           {"kernel_buffer_bits", buf},       {"rom_bits", rom},
@@ -118,6 +119,7 @@ json dse_json(const DseResult& r) {
           {"target_cycles", r.chosen.target_cycles},
           {"fits", r.fits},
           {"over", r.over.empty() ? json(nullptr) : json(r.over)},
+          {"fabric_elementwise_mul", r.fabric_elementwise_mul},
           {"mm_par", r.mm_par},
           {"front", front}};
 }

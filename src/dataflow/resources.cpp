@@ -55,7 +55,7 @@ Usage elementwise_usage(const Design& d, ProcessId pid, const Arith& a,
                         std::vector<MemArray>& arrays) {
   const Process& p = d.processes[pid];
   const int64_t lanes = out_block(d, p), w = d.options.elem_bits;
-  detail::LaneCost c = detail::lane_cost(p.op, a);
+  detail::LaneCost c = detail::lane_cost(p.op, a, d.options.fabric_elementwise_mul);
   Usage u{c.dsp * lanes, 0, 0, c.lut * lanes, c.ff * lanes};
   if (c.table_words > 0)
     for (int64_t i = 0; i < lanes; ++i)

@@ -33,6 +33,8 @@ struct Arith {
 int64_t dsp_for_product(int64_t a_bits, int64_t b_bits);
 // DSPs of one multiply / one multiply-accumulate in the arithmetic.
 int64_t dsp_per_multiply(const Arith& a);
+// LUTs of one multiply in the fabric (LowerOptions::fabric_elementwise_mul).
+int64_t fabric_multiply_luts(const Arith& a);
 int64_t dsp_per_mac(const Arith& a);
 
 // Banks of width x words up to this many bits are LUTRAM (Vitis's choice for small arrays).

@@ -11,7 +11,7 @@ namespace inrarch::dataflow::detail {
 struct LaneCost {
   int64_t dsp, lut, ff, table_words, table_width;
 };
-LaneCost lane_cost(ir::Op op, const Arith& a);
+LaneCost lane_cost(ir::Op op, const Arith& a, bool fabric_mul = false);
 
 Usage mac_lane(const Arith& a);
 Usage process_control();

@@ -31,6 +31,13 @@ int64_t dsp_per_multiply(const Arith& a) {
   return 0;
 }
 
+int64_t fabric_multiply_luts(const Arith& a) {
+  // A pipelined W x W array multiplier: about W^2 LUTs plus a tenth for the adder tree
+  // (fixed point); Vitis's fabric fmul/dmul cores otherwise (uncalibrated).
+  if (a.kind == Arith::Fixed) return a.bits * a.bits + a.bits * a.bits / 10;
+  return a.kind == Arith::Float ? 700 : 2600;
+}
+
 int64_t dsp_per_add(const Arith& a) {
   return a.kind == Arith::Fixed ? 0 : a.kind == Arith::Float ? kFloatAddDsp : kDoubleAddDsp;
 }
@@ -58,8 +65,9 @@ namespace detail {
 // fixed_math.h / fixed_exp_log.h): the argument scaling is a W x 64-bit product, the
 // interpolation a 33 x 20-bit one, and each lane reads two neighbouring entries of its own
 // 1025-word table (one dual-port bank). LUT/FF are per lane, uncalibrated.
-LaneCost lane_cost(ir::Op op, const Arith& a) {
+LaneCost lane_cost(ir::Op op, const Arith& a, bool fabric_mul) {
   const int64_t w = a.bits;
+  if (op == ir::Op::Mul && fabric_mul) return {0, fabric_multiply_luts(a), 2 * w, 0, 0};
   const int64_t transcendental_dsp = dsp_for_product(w, 64) + dsp_for_product(33, 20);
   struct Row {
     ir::Op op;

@@ -86,6 +86,7 @@ void score(Variant& v, const DataflowPlan& plan) {
   v.dse = search(v.graph, plan, {}, 0);
   LowerOptions lo = plan.lower;
   lo.mm_par_by_kernel = v.dse.mm_par;
+  lo.fabric_elementwise_mul = v.dse.fabric_elementwise_mul;
   lo.fanout = Fanout::Star;
   Design d = lower(v.graph, lo);
   ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), plan.arith,
@@ -134,6 +135,7 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
   if (plan.dse) {
     dse = search(graph, plan, {}, 10);  // again, with the latency-vs-DSP front
     lo.mm_par_by_kernel = dse->mm_par;
+    lo.fabric_elementwise_mul = dse->fabric_elementwise_mul;
   }
   double search_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Sized s = lower_and_size(graph, lo, plan);
@@ -147,6 +149,7 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
     dse = search(graph, plan, reserve, 10);
     search_seconds += dse->seconds;
     lo.mm_par_by_kernel = dse->mm_par;
+    lo.fabric_elementwise_mul = dse->fabric_elementwise_mul;
     // Same streams, slower kernels: the sized depths usually still hold (one resolve).
     s = lower_and_size(graph, lo, plan, s.sized.depths);
   }

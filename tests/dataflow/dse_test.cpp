@@ -92,6 +92,21 @@ TEST(Dse, FrontIsEvaluatedOnTheEventGraphAndSlowsDown) {
   EXPECT_GT(r.front.back().latency, 4 * r.front.front().latency);
 }
 
+// Elementwise multipliers go to LUTs when half the LUT budget holds them (DSPs then serve
+// the mm kernels), and stay on DSPs when LUTs are short.
+TEST(Dse, FabricMultipliersOnlyWhenLutsAreAmple) {
+  Design d = insp(1, 8, 64);
+  DseResult roomy = search_parallelism(d, options(""));
+  EXPECT_TRUE(roomy.fabric_elementwise_mul);
+  EXPECT_TRUE(prefer_fabric_mul(d, options("")));
+  EXPECT_FALSE(prefer_fabric_mul(d, options("lut=0.01")));
+  EXPECT_FALSE(search_parallelism(d, options("lut=0.01")).fabric_elementwise_mul);
+  // No elementwise multiply, nothing to move.
+  ir::Graph g;
+  g.add_output("y", g.unary(ir::Op::Sin, g.input("x", {4, 4})));
+  EXPECT_FALSE(prefer_fabric_mul(lower(g), options("")));
+}
+
 TEST(Dse, Deterministic) {
   Design d = insp(1, 8, 64);
   DseResult a = search_parallelism(d, options("dsp=0.1"));

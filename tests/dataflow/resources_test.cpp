@@ -97,6 +97,26 @@ TEST(Resources, ArraysMoveToUramOnlyWhenBramIsShort) {
   EXPECT_EQ(none.over, "bram");
 }
 
+// y = x * s, s a [8, 16] ROM: one multiply lane, on DSPs or in LUTs.
+TEST(Resources, ElementwiseMultiplierOnDspsOrInTheFabric) {
+  ir::Graph g;
+  g.add_output("y", g.binary(ir::Op::Mul, g.input("x", {8, 16}), g.param("s", {8, 16})));
+  const Capacity big{100000, 100000, 1000, 10000000, 10000000};
+  const Arith fx{Arith::Fixed, 32};
+  LowerOptions o;
+  Design dsp = lower(g, o);
+  o.fabric_elementwise_mul = true;
+  Design lut = lower(g, o);
+  std::vector<int64_t> depths(dsp.streams.size(), 2);
+  Usage on_dsp = estimate_resources(dsp, depths, fx, big).per_process[1];
+  Usage in_lut = estimate_resources(lut, depths, fx, big).per_process[1];
+  EXPECT_EQ(on_dsp.dsp, 4);
+  EXPECT_EQ(in_lut.dsp, 0);
+  // Control 60 + the multiplier: 32 LUTs on DSPs; 32^2 + 32^2/10 = 1,126 in the fabric.
+  EXPECT_EQ(on_dsp.lut, 60 + 32);
+  EXPECT_EQ(in_lut.lut, 60 + 1126);
+}
+
 TEST(Resources, InspOrder1MultipliesAndFloor) {
   autodiff::SirenSpec spec;  // 2 -> 256 x 4 -> 3, batch 64
   ir::Bundle b = autodiff::build_insp_bundle(spec, 1, false);

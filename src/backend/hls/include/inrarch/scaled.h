@@ -27,6 +27,25 @@ template <> struct rule_of<op_step> { static const scale_rule value = kInvariant
 template <> struct rule_of<op_add> { static const scale_rule value = kSum; };
 template <> struct rule_of<op_sub> { static const scale_rule value = kSum; };
 template <> struct rule_of<op_mul> { static const scale_rule value = kProduct; };
+template <> struct rule_of<op_mul_fabric> { static const scale_rule value = kProduct; };
+
+// The exact product in the accumulator type; op_mul_fabric's binds it to LUTs.
+template <class Op>
+struct multiplier {
+  template <class T>
+  static typename acc_type<T>::type product(const T& a, const T& b) {
+    return typename acc_type<T>::type(a * b);
+  }
+};
+template <>
+struct multiplier<op_mul_fabric> {
+  template <class T>
+  static typename acc_type<T>::type product(const T& a, const T& b) {
+    typename acc_type<T>::type r = a * b;
+#pragma HLS bind_op variable = r op = mul impl = fabric
+    return r;
+  }
+};
 template <> struct rule_of<op_div> { static const scale_rule value = kQuotient; };
 
 template <class Op, int EA, int EO>
@@ -49,7 +68,7 @@ struct scaled2 {
     typedef typename acc_type<T>::type A;
     const scale_rule r = rule_of<Op>::value;
     if (r == kSum) return T(Op::apply(shift_pow2(A(a), EO - EA), shift_pow2(A(b), EO - EB)));
-    if (r == kProduct) return T(shift_pow2(A(a * b), EO - EA - EB));
+    if (r == kProduct) return T(shift_pow2(multiplier<Op>::product(a, b), EO - EA - EB));
     if (r == kQuotient) return T(shift_pow2(A(Op::apply(a, b)), EO - EA + EB));
     T x = EA == 0 ? a : T(shift_pow2(A(a), -EA));
     T y = EB == 0 ? b : T(shift_pow2(A(b), -EB));

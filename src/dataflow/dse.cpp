@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "dataflow/event_graph.h"
+#include "dataflow/resources_detail.h"
 #include "dataflow/schedule.h"
 
 namespace inrarch::dataflow {
@@ -122,7 +123,9 @@ bool prefer_fabric_mul(const Design& d, const DseOptions& o) {
   const Capacity cap = capacity(o.part, o.budget);
   ResourceReport r = estimate_resources(one, std::vector<int64_t>(d.streams.size(), kShiftRegisterDepth),
                                         o.arith, cap);
-  return r.total.lut <= cap.lut / 2;
+  // The LUTs the MACs take if every DSP of the budget became a MAC lane.
+  const int64_t mac_luts = cap.dsp / std::max<int64_t>(1, dsp_per_mac(o.arith)) * detail::mac_lane(o.arith).lut;
+  return r.total.lut + mac_luts <= cap.lut;
 }
 
 DseResult search_parallelism(const Design& d, const DseOptions& o) {

@@ -62,8 +62,8 @@ DseResult search_parallelism(const Design& d, const DseOptions& opt);
 // Whether the design's elementwise multipliers should be LUTs rather than DSPs: an
 // elementwise kernel streams one beat a cycle, so its multiplier idles most of the time
 // while DSPs bound the mm parallelism, and LUTs are plentiful. Yes when the design with
-// every mm at P = 1 and fabric multipliers stays within half the LUT capacity (the other
-// half is left to the MACs' adders), and there is an elementwise multiply at all.
+// every mm at P = 1 and fabric multipliers, plus the LUTs of as many MAC lanes as the DSP
+// budget allows, stays within the LUT capacity, and there is an elementwise multiply.
 bool prefer_fabric_mul(const Design& d, const DseOptions& opt);
 
 // The cycles a process takes on its own (the sum of its steps' delays).

@@ -92,7 +92,7 @@ TEST(Dse, FrontIsEvaluatedOnTheEventGraphAndSlowsDown) {
   EXPECT_GT(r.front.back().latency, 4 * r.front.front().latency);
 }
 
-// Elementwise multipliers go to LUTs when half the LUT budget holds them (DSPs then serve
+// Elementwise multipliers go to LUTs when the LUT budget holds them and the MACs (DSPs then serve
 // the mm kernels), and stay on DSPs when LUTs are short.
 TEST(Dse, FabricMultipliersOnlyWhenLutsAreAmple) {
   Design d = insp(1, 8, 64);

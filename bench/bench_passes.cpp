@@ -1,4 +1,4 @@
-// Optimizer speed on the benchmark model (DESIGN.md §9): the default pipeline on INSP
+// Optimizer speed on the benchmark model (README): the default pipeline on INSP
 // order 1 and order 3 (9 and 45 outputs), SIREN 2-256x4-3, batch 64. Counters report the
 // op nodes before and after (count_op_nodes) and the params the optimizer derived.
 #include <benchmark/benchmark.h>

@@ -1,6 +1,6 @@
 """Command line: /usr/bin/python3 -m inrarch_torch insp --order K --batch B -o DIR
 
-Exports the INSP benchmark (DESIGN.md §9) as a bundle, with make_fx (default) or with the
+Exports the INSP benchmark (README) as a bundle, with make_fx (default) or with the
 paper's autograd walk (--method autograd). Exit 1 with one line on stderr on any error; no
 bundle is left behind then.
 """

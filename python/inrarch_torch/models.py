@@ -1,4 +1,4 @@
-"""The models the exporter is measured and tested on: the INSP benchmark of DESIGN.md §9 and a
+"""The models the exporter is measured and tested on: the INSP benchmark (README) and a
 few common INR / PINN MLPs. Every model is fn(inputs, params) -> list of tensors, the form
 export() takes; params are plain named tensors ("l{i}.weight", "l{i}.bias")."""
 import math
@@ -52,7 +52,7 @@ def linear(h, w, b, form):
 
 
 def insp_fn(order, form="batch"):
-    """INSP's "new_grad_lastdim" outputs up to `order` (DESIGN.md §9)."""
+    """INSP's "new_grad_lastdim" outputs up to `order` (README)."""
     num = insp_num(order)
 
     def fn(inputs, params):

@@ -1,4 +1,4 @@
-"""Issue 6, "every PyTorch-exported test model passes csim": each model of test_mlps.py and
+"""Every PyTorch-exported test model passes csim: each model of test_mlps.py and
 the INSP export of test_insp.py, at a small size, compiled by `inrarch compile` with its C
 simulations for fixed<32,10> (max abs error <= 1e-3) and float (max relative error <= 1e-4).
 One export per model serves both number types. The golden values are PyTorch's float64

@@ -1,4 +1,4 @@
-"""INSP (DESIGN.md §9) exported both ways, in both layer forms, checked by the C++ interpreter
+"""INSP (README) exported both ways, in both layer forms, checked by the C++ interpreter
 against PyTorch's float64 outputs; raw grad_fn counts against the measured reference."""
 import os
 import unittest

@@ -67,7 +67,7 @@ class MlpExportTest(TmpDirTest):
         return r
 
     def check_mlir(self, bundle):
-        """The exported model's MLIR goes through mlir-opt-19 and the seed-002 lowering."""
+        """The exported model's MLIR goes through mlir-opt-19 and the reference bufferize lowering."""
         mlir = os.path.join(self.tmp, os.path.basename(bundle) + ".mlir")
         rc, out = run_bin(self, "emit-mlir", bundle, "-o", mlir)
         self.assertEqual(rc, 0, out)

@@ -1,4 +1,4 @@
-"""Seed 002 end to end on the HLS side: forward(x, y) = x + y on [1,3,10,10], exported with
+"""The PyTorch → MLIR example (docs/mlir.md) end to end on the HLS side: forward(x, y) = x + y on [1,3,10,10], exported with
 inrarch_torch and compiled by `inrarch compile` with its three C simulations. (The MLIR half
 is tests/mlir/seed002_test.cpp.)"""
 import json

@@ -1,4 +1,4 @@
-// Built-in models: the SIREN of DESIGN.md §9 and INSP's derivative set ("new_grad_lastdim")
+// Built-in models: the SIREN of the INSP benchmark (README) and INSP's derivative set ("new_grad_lastdim")
 // on top of it, built with grad() exactly as INSP builds it with autograd.grad.
 //
 // Random numbers come from std::mt19937_64 and a hand-written conversion to [0,1) (the top

@@ -1,4 +1,4 @@
-// Built-in models: SIREN and the INSP derivative set (DESIGN.md §9).
+// Built-in models: SIREN and the INSP derivative set (README).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // A dataflow design: processes (kernel instances with static parameters) joined by streams
-// (bounded FIFOs with exactly one producer and one consumer). DESIGN.md §6.
+// (bounded FIFOs with exactly one producer and one consumer). docs/dataflow.md §1.
 //
 // A stream carries the elements of one array in row-major order, `block` elements per beat;
 // FIFO depths count beats. Constant operands (weights, folded constants) are not streams:

@@ -1,4 +1,4 @@
-// The happens-before event graph of a design (DESIGN.md §6; seed 000 "deadlock"), built
+// The happens-before event graph of a design (docs/dataflow.md §3), built
 // once from the kernel schedules and resolved for many depth vectors.
 //
 // Nodes are the steps of every process. Edges:

@@ -1,4 +1,4 @@
-// FIFO depth optimization (DESIGN.md §6; seed 000 "FIFO depth optimization").
+// FIFO depth optimization (docs/dataflow.md §6).
 //
 //   none   every FIFO at depth 2; may deadlock (reported, not an error).
 //   paper  the seed's greedy: peak = latency with no WAR edges (all unbounded); for each

@@ -1,4 +1,4 @@
-// Lowering an IR graph to a dataflow design (DESIGN.md §6).
+// Lowering an IR graph to a dataflow design (docs/dataflow.md §1).
 #pragma once
 
 #include "dataflow/design.h"

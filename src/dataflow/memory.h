@@ -1,4 +1,4 @@
-// On-chip memory of a design (DESIGN.md §6): FIFO storage and kernel-internal storage,
+// On-chip memory of a design (docs/dataflow.md §5): FIFO storage and kernel-internal storage,
 // reported separately.
 //
 // FIFO of depth d and width w = block * elem_bits: bits = d * w. BRAM18K (LightningSim's

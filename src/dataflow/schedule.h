@@ -1,5 +1,5 @@
 // Kernel schedules ("the trace"): for every process, the ordered steps of FIFO operations it
-// performs, mirroring the loop nest of its HLS kernel (DESIGN.md §6). A step is a set of
+// performs, mirroring the loop nest of its HLS kernel (docs/dataflow.md §2). A step is a set of
 // FIFO ops on distinct streams that fire in one cycle, `delay` (>= 1) cycles after the
 // previous step of the same process (the first step: after time 0). The n-th access of a
 // process to a stream is beat n of that stream.

@@ -3,7 +3,7 @@
 // 1. rebuild(): copies the live nodes of a graph, in topological order, into a fresh graph,
 //    letting a callback replace each node. Because the destination hash-conses, the copy is
 //    already a full structural CSE and drops dead nodes; a pass that replaces nothing on a
-//    dead-node-free graph returns the same ids (DESIGN.md §10.2).
+//    dead-node-free graph returns the same ids (docs/optimizer.md).
 // 2. run_rules(): the one fixpoint driver for declarative rewrite tables. Each sweep rebuilds
 //    the graph and offers every node (after its operands were rewritten) to the rules keyed
 //    by its op, repeatedly, until none matches; sweeps repeat until one changes nothing. A

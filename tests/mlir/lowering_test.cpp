@@ -1,4 +1,4 @@
-// Emitted MLIR through the real LLVM 19 tools: it parses with mlir-opt-19, the seed-002
+// Emitted MLIR through the real LLVM 19 tools: it parses with mlir-opt-19, the reference
 // pipeline lowers it to loops, and executed (LLVM dialect -> llc -> C driver) it computes
 // what the reference interpreter computes. These tests fail (not skip) without the tools:
 // scripts/install-deps.sh installs mlir-19-tools and llvm-19.
@@ -26,7 +26,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Runs the seed-002 pipeline (mlir-opt parses and verifies the input first); checks that no tensor is left and that loops
+// Runs the reference bufferize pipeline (mlir-opt parses and verifies the input first); checks that no tensor is left and that loops
 // (or, for pure data movement, copies) remain. Returns the lowered text.
 std::string lower_to_loops(const Graph& g, const MlirOptions& opt = {},
                            const ir::TensorMap* params = nullptr) {

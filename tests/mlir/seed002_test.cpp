@@ -1,4 +1,4 @@
-// Seed 002 end to end: a PyTorch module `forward(x, y) = x + y` on [1,3,10,10], exported
+// The PyTorch → MLIR example (docs/mlir.md) end to end: a PyTorch module `forward(x, y) = x + y` on [1,3,10,10], exported
 // with inrarch_torch, emitted as MLIR, lowered to loops with the seed's mlir-opt pipeline,
 // and executed against PyTorch's own result. (The HLS csim half belongs to the HLS backend.)
 #include <gtest/gtest.h>

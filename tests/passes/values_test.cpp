@@ -1,6 +1,6 @@
 // Values unchanged: optimized graphs (with their derived params) evaluate to the reference,
 // for the built-in INSP model at orders 1-3 and for any bundle under tests/data. Also the
-// node-count targets of issue 4 on the full-size benchmark model.
+// node-count targets on the full-size benchmark model.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The HLS C++ backend (DESIGN.md §7, docs/hls.md): emits a Vitis-HLS project for a dataflow
+// The HLS C++ backend (docs/hls.md): emits a Vitis-HLS project for a dataflow
 // design and verifies it by C simulation with g++ (no Vitis needed).
 //
 //   emit_hls         writes OUT/hls/: model.h/.cpp (top, #pragma HLS dataflow), weights.h

@@ -1,5 +1,5 @@
 // MLIR backend: one `func.func` on ranked f64 tensors (linalg / tensor / math / arith), the
-// form seed 002 starts from, so any graph can be handed to the MLIR ecosystem and lowered
+// form the reference PyTorch -> MLIR -> CIRCT flow starts from, so any graph can be handed to the MLIR ecosystem and lowered
 // with the stock `mlir-opt` bufferize -> loops pipeline (see docs/mlir.md).
 //
 // The function takes the live inputs, then the live params (each in node-id order) as

@@ -89,7 +89,7 @@ void emit_Log(Emitter& e, NodeId id, const Node& n) { map_short(e, id, n, "math.
 void emit_Relu(Emitter& e, NodeId id, const Node& n) { map_positive_select(e, id, n, false); }
 void emit_Step(Emitter& e, NodeId id, const Node& n) { map_positive_select(e, id, n, true); }
 
-// %r = linalg.<op> ins(%a, %b) outs(%init): the named elementwise ops of seed 002.
+// %r = linalg.<op> ins(%a, %b) outs(%init): the named elementwise ops of the reference flow.
 void named_binary(Emitter& e, NodeId id, const Node& n, std::string_view op) {
   const std::string t = tensor_type(n.shape);
   std::string init = e.empty(id, n.shape, "init");

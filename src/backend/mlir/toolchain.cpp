@@ -1,4 +1,4 @@
-// Execution of emitted MLIR. After the seed-002 pipeline every tensor is a memref and every
+// Execution of emitted MLIR. After the reference bufferize pipeline every tensor is a memref and every
 // result an out-param; with llvm.emit_c_interface the function is callable from C as
 // `_mlir_ciface_<name>(Desc*...)` where Desc is the ranked memref descriptor
 // {alloc, aligned, offset, sizes[r], strides[r]}. A generated C driver reads all arguments

@@ -1,4 +1,4 @@
-// Running the LLVM 19 MLIR tools on emitted MLIR: the seed-002 pipeline (bufferize ->
+// Running the LLVM 19 MLIR tools on emitted MLIR: the reference bufferize pipeline (bufferize ->
 // loops), and execution (lower to the LLVM dialect, llc, link a generated C driver, run),
 // so the MLIR backend is verified by numbers, not only by syntax.
 #pragma once
@@ -12,7 +12,7 @@
 
 namespace inrarch::backend::mlir {
 
-// Seed 002's lowering (with function-boundary-type-conversion=identity-layout-map so the
+// The reference PyTorch -> MLIR flow's lowering (with function-boundary-type-conversion=identity-layout-map so the
 // function takes plain memrefs): tensors -> buffers -> out-params -> scf loops.
 inline constexpr std::string_view kSeed002Pipeline =
     "--empty-tensor-to-alloc-tensor "
@@ -20,7 +20,7 @@ inline constexpr std::string_view kSeed002Pipeline =
     "function-boundary-type-conversion=identity-layout-map\" "
     "--buffer-results-to-out-params --convert-linalg-to-loops --canonicalize";
 
-// From seed 002's output (scf/memref/math/arith/func) down to the LLVM dialect. math goes
+// From that lowering's output (scf/memref/math/arith/func) down to the LLVM dialect. math goes
 // through libm first because math.tanh has no LLVM intrinsic.
 inline constexpr std::string_view kLoopsToLlvmPipeline =
     "--convert-math-to-libm --convert-scf-to-cf --expand-strided-metadata --lower-affine "
@@ -50,7 +50,7 @@ std::string llvm19_tool(std::string_view name);
 std::string run_mlir_opt(std::string_view mlir_text, std::string_view flags,
                          const std::filesystem::path& work, std::string_view tag);
 
-// Emits `g` (params as arguments), runs the seed-002 pipeline and kLoopsToLlvmPipeline,
+// Emits `g` (params as arguments), runs the reference bufferize pipeline and kLoopsToLlvmPipeline,
 // compiles with llc-19 and the system C compiler against a generated driver, runs it on the
 // given values and returns the outputs in output order. All files live in `work`.
 std::vector<Tensor> execute_mlir(const ir::Graph& g, const ir::TensorMap& inputs,

@@ -73,7 +73,7 @@ Capacity minus(Capacity c, const Usage& r) {
 }
 
 DsePoint cost(const Design& d, int64_t target, const DseOptions& o, const Capacity& cap) {
-  ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), kShiftRegisterDepth), o.arith, cap);
+  ResourceReport r = estimate_unsized(d, o.arith, cap);
   return {target, 0, r.total, r.fits};
 }
 
@@ -121,8 +121,7 @@ bool prefer_fabric_mul(const Design& d, const DseOptions& o) {
   one.options.fabric_elementwise_mul = true;
   for (Process& p : one.processes) p.mm_par = 1;
   const Capacity cap = capacity(o.part, o.budget);
-  ResourceReport r = estimate_resources(one, std::vector<int64_t>(d.streams.size(), kShiftRegisterDepth),
-                                        o.arith, cap);
+  ResourceReport r = estimate_unsized(one, o.arith, cap);
   // The LUTs the MACs take if every DSP of the budget became a MAC lane.
   const int64_t mac_luts = cap.dsp / std::max<int64_t>(1, dsp_per_mac(o.arith)) * detail::mac_lane(o.arith).lut;
   return r.total.lut + mac_luts <= cap.lut;
@@ -166,7 +165,7 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
   for (const MmCost& m : mms) res.mm_par[d.processes[m.process].name] = work.processes[m.process].mm_par;
   res.chosen = res.front.front();
   if (!res.fits)
-    res.over = estimate_resources(work, std::vector<int64_t>(d.streams.size(), kShiftRegisterDepth), o.arith, cap).over;
+    res.over = estimate_unsized(work, o.arith, cap).over;
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
 }

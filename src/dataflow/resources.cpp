@@ -159,6 +159,10 @@ ResourceReport estimate_resources(const Design& d, const std::vector<int64_t>& d
   return r;
 }
 
+ResourceReport estimate_unsized(const Design& d, const Arith& arith, const Capacity& cap) {
+  return estimate_resources(d, std::vector<int64_t>(d.streams.size(), kShiftRegisterDepth), arith, cap);
+}
+
 int64_t count_multiplies(const Design& d) {
   int64_t n = 0;
   for (const Process& p : d.processes) {

@@ -72,6 +72,9 @@ struct ResourceReport {
 // Estimates the design with the given (finite) FIFO depths against `cap`.
 ResourceReport estimate_resources(const Design& d, const std::vector<int64_t>& depths,
                                   const Arith& arith, const Capacity& cap);
+// The same with every FIFO at kShiftRegisterDepth (registers, no BRAM): a design before
+// FIFO sizing, as the search costs it.
+ResourceReport estimate_unsized(const Design& d, const Arith& arith, const Capacity& cap);
 
 // Multiplies the design performs (mm MACs + elementwise multiplies): the work that the DSPs
 // bound. The floor is ceil(multiplies / (all DSPs of the part / dsp_per_multiply)) cycles.

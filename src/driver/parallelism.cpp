@@ -89,8 +89,7 @@ void score(Variant& v, const DataflowPlan& plan) {
   lo.fabric_elementwise_mul = v.dse.fabric_elementwise_mul;
   lo.fanout = Fanout::Star;
   Design d = lower(v.graph, lo);
-  ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), plan.arith,
-                                        capacity(plan.part, plan.budget));
+  ResourceReport r = estimate_unsized(d, plan.arith, capacity(plan.part, plan.budget));
   v.data_bits = r.rom_bits + r.buffer_bits;
 }
 

@@ -14,7 +14,9 @@
 #include "dataflow/report.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
+#include "dataflow/periodic.h"
 #include "passes/pipeline.h"
+#include "passes/rebatch.h"
 
 namespace inrarch::cli {
 
@@ -33,6 +35,7 @@ struct AnalyzeArgs {
   std::string fifo_opt;
   std::string fanout = "chain";
   double alpha = 0.01;
+  bool exact = false;
 };
 
 int64_t parse_depth(const nlohmann::json& v, const std::string& what) {
@@ -78,16 +81,17 @@ void print_sizing(const Design& d, const SizingResult& s) {
     if (s.depths[i] > 2) fmt::print("  {} = {}\n", d.streams[i].name, s.depths[i]);
 }
 
-int run_analyze(const AnalyzeArgs& a) {
-  ir::Graph g = ir::load_graph(a.path);
-  if (a.optimize) g = passes::run_pipeline(g).graph;
-  LowerOptions lo;
-  lo.block = a.block;
-  lo.mm_par = a.mm_par;
-  lo.fanout = a.fanout == "chain" ? Fanout::Chain : Fanout::Star;
-  Design d = lower(g, lo);
-  std::vector<int64_t> depths = read_depths(d, a.depths);
-  d.set_depths(depths);
+SizingOptions sizing_options(const AnalyzeArgs& a) {
+  SizingOptions so;
+  so.method = method_from_name(a.fifo_opt);
+  so.alpha = a.alpha;
+  so.progress = [](const std::string& line) { std::fprintf(stderr, "inrarch analyze: %s\n", line.c_str()); };
+  return so;
+}
+
+// Every beat of the batch: the event graph of the whole design.
+nlohmann::json analyze_exact(const AnalyzeArgs& a, Design& d, std::vector<int64_t> depths,
+                             const std::string& why) {
   EventGraph eg(d);
   Resolution peak = eg.resolve(std::vector<int64_t>(d.streams.size(), kUnbounded));
   Resolution r = a.deepen ? resolve_by_deepening(eg, depths) : eg.resolve(depths);
@@ -95,6 +99,8 @@ int run_analyze(const AnalyzeArgs& a) {
   nlohmann::json out = deadlock_json(d, r);
   out["design"] = design_json(d);
   out["analysis"] = analysis_json(eg, r, peak.latency);
+  out["analysis"]["exact"] = true;
+  out["analysis"]["why_exact"] = why;
   if (a.deepen) {
     nlohmann::json dj = nlohmann::json::object();
     for (size_t i = 0; i < depths.size(); ++i) if (depths[i] > 2) dj[d.streams[i].name] = depths[i];
@@ -107,14 +113,61 @@ int run_analyze(const AnalyzeArgs& a) {
     else fmt::print("latency: {} cycles (peak, unbounded FIFOs: {})\n", r.latency, peak.latency);
   }
   if (!a.fifo_opt.empty()) {
-    SizingOptions so;
-    so.method = method_from_name(a.fifo_opt);
-    so.alpha = a.alpha;
-    so.progress = [](const std::string& line) { std::fprintf(stderr, "inrarch analyze: %s\n", line.c_str()); };
-    SizingResult s = size_fifos(eg, so);
+    SizingResult s = size_fifos(eg, sizing_options(a));
     out["fifo"] = fifo_json(d, s);
     if (!a.json) print_sizing(d, s);
   }
+  return out;
+}
+
+// A prefix of the rows (dataflow/periodic.h): the same verdicts, at a cost that does not
+// grow with the batch.
+nlohmann::json analyze_periodic(const AnalyzeArgs& a, const ir::Graph& g, const LowerOptions& lo,
+                                Design& d, int64_t rows, const std::vector<int64_t>& depths) {
+  auto build = [&](int64_t r) { return lower(passes::rebatch(g, r), lo); };
+  RowAnalysis peak = analyze_peak(build, rows);
+  RowAnalysis r = analyze_rows(build, rows, depths);
+  nlohmann::json out = deadlock_json(d, r.resolution);
+  out["design"] = design_json(d);
+  out["analysis"] = rows_analysis_json(r, peak);
+  if (!a.json) {
+    fmt::print("design: {} processes, {} streams; {} of {} rows analysed, {} events (block {}, mm_par {})\n",
+               d.processes.size(), d.streams.size(), r.rows_analysed, rows, r.events, a.block, a.mm_par);
+    if (r.deadlock) fmt::print("{}", explain_deadlock(d, r.resolution));
+    else if (r.exact) fmt::print("latency: {} cycles (peak: {})\n", r.latency, peak.latency);
+    else fmt::print("latency: {} = {} + ({} - 1) x {} cycles (peak: {})\n", r.latency, r.fill, rows,
+                    r.period, peak.latency);
+  }
+  if (!a.fifo_opt.empty()) {
+    RowSizing s = size_fifos_rows(build, rows, sizing_options(a));
+    out["fifo"] = fifo_json(d, s.sized);
+    if (!a.json) print_sizing(d, s.sized);
+  }
+  return out;
+}
+
+int run_analyze(const AnalyzeArgs& a) {
+  ir::Graph g = ir::load_graph(a.path);
+  if (a.optimize) g = passes::run_pipeline(g).graph;
+  LowerOptions lo;
+  lo.block = a.block;
+  lo.mm_par = a.mm_par;
+  lo.fanout = a.fanout == "chain" ? Fanout::Chain : Fanout::Star;
+  std::string why;
+  std::optional<int64_t> rows = passes::graph_rows(g, &why);
+  RowOptions ro;
+  if (a.exact) why = "--exact";
+  else if (a.deepen) why = "--deepen";
+  else if (rows && *rows <= 2 * ro.first_rows) why = fmt::format("{} rows: analysed whole", *rows);
+  const bool periodic = rows && why.empty();
+  // One chain order for every number of rows, so the prefix's design is the batch's.
+  if (periodic && lo.fanout == Fanout::Chain)
+    lo.chain_order = std::make_shared<ChainOrder>(chain_order(passes::rebatch(g, std::min<int64_t>(*rows, 64)), lo));
+  Design d = lower(g, lo);
+  std::vector<int64_t> depths = read_depths(d, a.depths);
+  d.set_depths(depths);
+  nlohmann::json out = periodic ? analyze_periodic(a, g, lo, d, *rows, depths)
+                                : analyze_exact(a, d, depths, why);
   if (a.json) std::cout << out.dump(2) << "\n";
   return 0;
 }
@@ -134,7 +187,9 @@ void register_analyze(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print JSON");
   cmd->add_flag("--optimize", args->optimize, "Run the optimizer pipeline first");
-  cmd->add_flag("--deepen", args->deepen, "Resolve deadlocks by deepening FIFOs on the cycle");
+  cmd->add_flag("--deepen", args->deepen, "Resolve deadlocks by deepening FIFOs on the cycle (implies --exact)");
+  cmd->add_flag("--exact", args->exact,
+                "Resolve every beat of the batch (default: a prefix of rows when rows are independent)");
   cmd->add_option("--fifo-opt", args->fifo_opt, "Size the FIFOs: none, paper or min")
       ->check(CLI::IsMember({"none", "paper", "min"}));
   cmd->add_option("--alpha", args->alpha, "Latency slack of FIFO sizing")->capture_default_str();

@@ -134,6 +134,9 @@ void register_compile(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--alpha", f.alpha, "Latency slack of FIFO sizing: bound = (1+alpha)*peak")
       ->capture_default_str();
+  cmd->add_flag("--exact", f.exact,
+                "Analyse and size on every beat of the batch (default: on a prefix of rows, "
+                "when rows are independent; the latency is then fill + (rows-1) x period)");
   cmd->add_flag("--no-mlir", args->no_mlir, "Do not write design.mlir");
   cmd->add_flag("--no-hls", args->no_hls, "Do not write the HLS project (OUT/hls)");
   cmd->add_option("--type", f.number_type, "HLS number type: float | double | fixed<W,I>")

@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/graph.h"
@@ -115,6 +117,9 @@ struct Stream {
 // several later consumers share is buffered once, on a link (see lower.cpp).
 enum class Fanout : uint8_t { Star, Chain };
 
+// The consumers' positions on each chain fan-out, by the value fanned out (lower.h).
+using ChainOrder = std::unordered_map<ir::NodeId, std::vector<size_t>>;
+
 struct LowerOptions {
   int64_t block = 1;      // elements per beat (per stream: the largest divisor of the last dim <= block)
   int64_t mm_par = 1;     // parallel MACs per mm, unless mm_par_by_kernel names the kernel
@@ -124,6 +129,10 @@ struct LowerOptions {
   bool fabric_elementwise_mul = false;
   int64_t depth = kShiftRegisterDepth;  // initial FIFO depth of every stream
   Fanout fanout = Fanout::Chain;
+  // Chain fan-out: when set, the consumers' order (lower.h's chain_order of the same graph,
+  // possibly at another number of rows) instead of ranking them by a resolve of this one,
+  // so that the graph at any number of rows lowers to the same processes and streams.
+  std::shared_ptr<const ChainOrder> chain_order;
 };
 
 struct Design {

@@ -113,7 +113,7 @@ Kind kernel_kind(const ir::Node& n, const std::vector<bool>& st) {
 // Chain fan-out of one value: the group (chain position) of each of its consumers, by link
 // order. Consumers that read in lock step (equal mean read time) share a group, i.e. one copy
 // (a star within the group): a link between them would hold nothing but cost a FIFO.
-using ChainPos = std::unordered_map<ir::NodeId, std::vector<size_t>>;
+using ChainPos = ChainOrder;
 
 size_t chain_copies(const ChainPos* pos, ir::NodeId v, int fanout) {
   if (!pos || !pos->count(v)) return static_cast<size_t>(fanout - 1);
@@ -336,10 +336,16 @@ Design lower(const ir::Graph& g, const LowerOptions& options) {
   for (const auto& [name, par] : options.mm_par_by_kernel)
     if (par < 1) throw Error("lower: mm_par of " + name + " must be >= 1");
   if (options.fanout != Fanout::Chain) return lower_with(g, options, nullptr);
+  if (options.chain_order) return lower_with(g, options, options.chain_order.get());
+  ChainPos pos = chain_order(g, options);
+  return lower_with(g, options, &pos);
+}
+
+ChainOrder chain_order(const ir::Graph& g, const LowerOptions& options) {
   LowerOptions star = options;
   star.fanout = Fanout::Star;
-  ChainPos pos = chain_positions(lower_with(g, star, nullptr));
-  return lower_with(g, options, &pos);
+  star.chain_order.reset();
+  return chain_positions(lower_with(g, star, nullptr));
 }
 
 }  // namespace inrarch::dataflow

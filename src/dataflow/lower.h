@@ -20,6 +20,10 @@ namespace inrarch::dataflow {
 // Throws inrarch::Error for graphs it cannot lower (no outputs).
 Design lower(const ir::Graph& g, const LowerOptions& options = {});
 
+// The chain fan-outs' consumer order lower() would choose for g (one star lowering and an
+// unbounded resolve); empty when the design has no chain of three or more consumers.
+ChainOrder chain_order(const ir::Graph& g, const LowerOptions& options = {});
+
 // The per-stream block: the largest divisor of the last dim that is <= requested (so a beat
 // never straddles a row).
 int64_t stream_block(const ir::Shape& shape, int64_t requested);

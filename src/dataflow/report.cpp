@@ -31,6 +31,22 @@ json analysis_json(const EventGraph& eg, const Resolution& r, int64_t peak_laten
           {"fifo_ops", eg.fifo_ops()}};
 }
 
+json rows_analysis_json(const RowAnalysis& final, const RowAnalysis& peak) {
+  auto or_null = [](bool known, int64_t v) { return known ? json(v) : json(nullptr); };
+  bool periodic = !final.exact && !final.deadlock;
+  return {{"deadlock_free", !final.deadlock},
+          {"peak_latency_cycles", peak.latency},
+          {"latency_cycles", or_null(!final.deadlock, final.latency)},
+          {"rows", final.rows},
+          {"rows_analysed", final.rows_analysed},
+          {"exact", final.exact},
+          {"why_exact", final.note},
+          {"period_cycles", or_null(periodic, final.period)},
+          {"fill_cycles", or_null(periodic, final.fill)},
+          {"events", final.events},
+          {"fifo_ops", final.fifo_ops}};
+}
+
 json deadlock_json(const Design& d, const Resolution& r) {
   json cycle = json::array(), deepen = json::array();
   for (const auto& b : r.cycle)

@@ -7,6 +7,7 @@
 #include "dataflow/dse.h"
 #include "dataflow/event_graph.h"
 #include "dataflow/fifo_sizing.h"
+#include "dataflow/periodic.h"
 #include "dataflow/resources.h"
 
 namespace inrarch::dataflow {
@@ -18,6 +19,11 @@ nlohmann::json design_json(const Design& d);
 // {"deadlock_free", "peak_latency_cycles", "latency_cycles" (null on deadlock), "events",
 //  "fifo_ops"}; `r` is the resolve at the design's depths, peak the all-unbounded latency.
 nlohmann::json analysis_json(const EventGraph& eg, const Resolution& r, int64_t peak_latency);
+
+// The same section for B rows analysed on a prefix (periodic.h), plus {"rows",
+// "rows_analysed", "exact", "period_cycles", "fill_cycles", "why_exact"}: latency_cycles is
+// fill + (rows - 1) * period; events and fifo_ops are the prefix's.
+nlohmann::json rows_analysis_json(const RowAnalysis& final, const RowAnalysis& peak);
 
 // {"deadlock": bool, "latency_cycles": int|null, "cycle": [{"process", "step", "op",
 //  "stream", "beat", "reads_done", "depth"}], "deepen": [{"stream", "min_depth"}]}

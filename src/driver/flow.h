@@ -29,6 +29,7 @@ struct CompileOptions {
   std::string budget;              // "dsp=0.8,bram=0.8,..." (empty: 0.8 of everything)
   std::string fifo_method = "min";  // none | paper | min
   double alpha = 0.01;
+  bool exact = false;              // analyse every beat of the batch, not a prefix of rows
   bool emit_mlir = true;
   bool emit_hls = true;
   std::string number_type = "fixed<32,10>";  // float | double | fixed<W,I>

@@ -15,6 +15,7 @@
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
 #include "passes/merge_shared_mm.h"
+#include "passes/rebatch.h"
 
 namespace inrarch::driver {
 
@@ -26,18 +27,56 @@ struct Sized {
   Design design;
   SizingResult sized;
   ResourceReport resources;
-  std::unique_ptr<EventGraph> eg;
+  nlohmann::json analysis;  // report.json's analysis section
 };
 
-Sized lower_and_size(const ir::Graph& g, const LowerOptions& lo, const DataflowPlan& plan,
-                     std::vector<int64_t> reuse = {}) {
-  Sized s{lower(g, lo), {}, {}, nullptr};
-  s.eg = std::make_unique<EventGraph>(s.design);
-  SizingOptions so = plan.sizing;
-  so.reuse = std::move(reuse);
-  s.sized = size_fifos(*s.eg, so);
+// How the design over the full batch is analysed: on a prefix of its rows, or beat by beat.
+struct RowPlan {
+  std::optional<int64_t> rows;  // the batch, when rows are independent
+  bool periodic = false;
+  std::string why_exact;
+  int64_t search_rows = 0;  // periodic: the rows the search and the chain order see
+};
+
+RowPlan plan_rows(const ir::Graph& g, const DataflowPlan& plan) {
+  RowPlan r;
+  std::string why;
+  r.rows = passes::graph_rows(g, &why);
+  if (plan.exact) r.why_exact = "--exact";
+  else if (!r.rows) r.why_exact = why;
+  else if (*r.rows <= 2 * plan.rows.first_rows) r.why_exact = fmt::format("{} rows: analysed whole", *r.rows);
+  else r.periodic = true;
+  if (r.periodic) r.search_rows = std::min(*r.rows, kSearchRows);
+  return r;
+}
+
+void finish(Sized& s, const DataflowPlan& plan) {
   s.design.set_depths(s.sized.depths);
   s.resources = estimate_resources(s.design, s.sized.depths, plan.arith, capacity(plan.part, plan.budget));
+}
+
+Sized lower_and_size(const ir::Graph& g, LowerOptions lo, const DataflowPlan& plan,
+                     const RowPlan& rp, std::vector<int64_t> reuse = {}) {
+  // One chain order for every number of rows, so the prefix's design is the batch's.
+  if (rp.periodic && lo.fanout == Fanout::Chain)
+    lo.chain_order = std::make_shared<ChainOrder>(chain_order(passes::rebatch(g, rp.search_rows), lo));
+  Sized s{lower(g, lo), {}, {}, {}};
+  SizingOptions so = plan.sizing;
+  so.reuse = std::move(reuse);
+  if (!rp.periodic) {
+    EventGraph eg(s.design);
+    s.sized = size_fifos(eg, so);
+    s.analysis = analysis_json(eg, s.sized.final, s.sized.peak_latency);
+    s.analysis["rows"] = rp.rows ? nlohmann::json(*rp.rows) : nlohmann::json(nullptr);
+    s.analysis["exact"] = true;
+    s.analysis["why_exact"] = rp.why_exact;
+  } else {
+    auto build = [&](int64_t rows) { return lower(passes::rebatch(g, rows), lo); };
+    RowSizing rs = size_fifos_rows(build, *rp.rows, so, plan.rows);
+    s.sized = std::move(rs.sized);
+    s.analysis = rows_analysis_json(rs.final, rs.peak);
+  }
+  finish(s, plan);
   return s;
 }
 
@@ -122,22 +161,26 @@ Variant choose_merge(const ir::Graph& g, const DataflowPlan& plan) {
 DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
   LowerOptions lo = plan.lower;
   std::optional<DseResult> dse;
+  const RowPlan rp = plan_rows(g, plan);
+  // The search's graph: the batch, or kSearchRows of it on a large batch of rows.
+  ir::Graph searched = rp.periodic ? passes::rebatch(g, rp.search_rows) : g;
   ir::Graph graph = g;
   int64_t max_group = 1;
   const auto t0 = std::chrono::steady_clock::now();
   if (plan.merge > 1 || (plan.dse && plan.merge == 0)) {
     int64_t merged = 0;
-    Variant v = plan.merge > 0 ? merged_variant(g, plan.merge, merged) : choose_merge(g, plan);
-    graph = std::move(v.graph);
+    Variant v = plan.merge > 0 ? merged_variant(searched, plan.merge, merged) : choose_merge(searched, plan);
     max_group = v.max_group;
+    searched = std::move(v.graph);
+    graph = rp.periodic ? merged_variant(g, max_group, merged).graph : searched;
   }
   if (plan.dse) {
-    dse = search(graph, plan, {}, 10);  // again, with the latency-vs-DSP front
+    dse = search(searched, plan, {}, 10);  // again, with the latency-vs-DSP front
     lo.mm_par_by_kernel = dse->mm_par;
     lo.fabric_elementwise_mul = dse->fabric_elementwise_mul;
   }
   double search_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  Sized s = lower_and_size(graph, lo, plan);
+  Sized s = lower_and_size(graph, lo, plan, rp);
   // The sized FIFOs were not in the search's budget: hold them back and search again.
   for (int retry = 0; retry < 3 && dse && dse->fits && !s.resources.fits; ++retry) {
     if (plan.progress)
@@ -145,22 +188,23 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
                                 s.resources.over));
     Usage reserve = s.resources.fifos;
     reserve.dsp = 0;
-    dse = search(graph, plan, reserve, 10);
+    dse = search(searched, plan, reserve, 10);
     search_seconds += dse->seconds;
     lo.mm_par_by_kernel = dse->mm_par;
     lo.fabric_elementwise_mul = dse->fabric_elementwise_mul;
     // Same streams, slower kernels: the sized depths usually still hold (one resolve).
-    s = lower_and_size(graph, lo, plan, s.sized.depths);
+    s = lower_and_size(graph, lo, plan, rp, s.sized.depths);
   }
   DataflowResult r{std::move(graph), std::move(s.design), std::move(s.sized), {}};
   r.report["design"] = design_json(r.design);
-  r.report["analysis"] = analysis_json(*s.eg, r.sized.final, r.sized.peak_latency);
+  r.report["analysis"] = std::move(s.analysis);
   r.report["fifo"] = fifo_json(r.design, r.sized);
   r.report["resources"] = resources_json(s.resources, plan.part, plan.budget);
   r.report["floor"] = floor_json(r.design, plan.part, plan.arith, r.sized.latency);
   r.report["dse"] = dse ? dse_json(*dse) : nlohmann::json::object();
   r.report["dse"]["enabled"] = dse.has_value();
   r.report["dse"]["merge_max_group"] = max_group;
+  r.report["dse"]["rows"] = rp.periodic ? rp.search_rows : (rp.rows ? *rp.rows : 0);
   if (dse) r.report["dse"]["seconds"] = search_seconds;
   return r;
 }

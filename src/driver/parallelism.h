@@ -4,6 +4,9 @@
 // FIFOs, and cost the result (dataflow/resources.h). When the sized FIFOs push a searched
 // design over the budget, the search runs again with their cost held back. Without the
 // search (plan.dse false) the graph is lowered as it is, with plan.lower's uniform mm_par.
+// On a large batch of independent rows, the search sees the graph at kSearchRows rows and
+// the FIFOs are sized and proven on a prefix (dataflow/periodic.h): the cost of this stage
+// does not grow with the batch.
 #pragma once
 
 #include <functional>
@@ -14,10 +17,14 @@
 #include "dataflow/design.h"
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/part.h"
+#include "dataflow/periodic.h"
 #include "dataflow/resources.h"
 #include "ir/graph.h"
 
 namespace inrarch::driver {
+
+// Rows the search evaluates designs at: enough for the pipeline to fill and run steadily.
+inline constexpr int64_t kSearchRows = 64;
 
 struct DataflowPlan {
   dataflow::LowerOptions lower;
@@ -27,6 +34,11 @@ struct DataflowPlan {
   dataflow::Budget budget;
   dataflow::Arith arith;
   dataflow::SizingOptions sizing;
+  // Rows: analyse a prefix of the batch (dataflow/periodic.h) when the graph's rows are
+  // independent and the batch is more than twice rows.first_rows; `exact` resolves every
+  // beat of the whole batch instead.
+  bool exact = false;
+  dataflow::RowOptions rows;
   std::function<void(const std::string&)> progress;
 };
 

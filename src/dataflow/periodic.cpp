@@ -1,0 +1,263 @@
+// Periodic analysis (periodic.h has the argument). The prefix's programs are expanded to
+// steps once: at k rows they are small, and step-by-step comparison is what the argument
+// needs (the k and k+1 programs agree up to an inserted row body).
+#include "dataflow/periodic.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "ir/error.h"
+
+namespace inrarch::dataflow {
+
+namespace {
+
+struct StepView {
+  uint32_t delay;
+  const FifoOp* ops;
+  uint32_t count;
+  bool operator==(const StepView& o) const {
+    return delay == o.delay && count == o.count && std::equal(ops, ops + count, o.ops);
+  }
+};
+
+std::vector<StepView> step_views(const Program& prog) {
+  std::vector<StepView> out;
+  out.reserve(prog.steps());
+  for (const Run& r : prog.runs)
+    for (uint32_t i = 0; i < r.count; ++i) out.push_back({r.delay, prog.ops.data() + r.op_begin, r.op_count});
+  return out;
+}
+
+int64_t common_head(const std::vector<StepView>& a, const std::vector<StepView>& b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  return static_cast<int64_t>(n);
+}
+
+int64_t common_tail(const std::vector<StepView>& a, const std::vector<StepView>& b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[a.size() - 1 - n] == b[b.size() - 1 - n]) ++n;
+  return static_cast<int64_t>(n);
+}
+
+bool same_structure(const Design& a, const Design& b) {
+  if (a.processes.size() != b.processes.size() || a.streams.size() != b.streams.size()) return false;
+  for (size_t i = 0; i < a.processes.size(); ++i)
+    if (a.processes[i].name != b.processes[i].name) return false;
+  for (size_t i = 0; i < a.streams.size(); ++i)
+    if (a.streams[i].name != b.streams[i].name) return false;
+  return true;
+}
+
+// Beats with a time <= t in an increasing list of times.
+int64_t count_upto(std::span<const uint32_t> times, int64_t t) {
+  if (t < 0) return 0;
+  return std::upper_bound(times.begin(), times.end(), static_cast<uint64_t>(t),
+                          [](uint64_t v, uint32_t x) { return v < x; }) - times.begin();
+}
+
+// The state of a resolved run at cycle t (periodic.h): compared shifted by one row.
+struct State {
+  std::vector<int64_t> steps, age, written, read, recent;
+};
+
+}  // namespace
+
+RowPrefix::RowPrefix(const RowDesignBuilder& build, int64_t k) : k_(k) {
+  INRARCH_ASSERT(k >= 1, "row prefix needs a row");
+  Design dk = build(k), dk1 = build(k + 1);
+  if (!same_structure(dk, dk1))
+    throw Error(fmt::format("periodic analysis: the design at {} and {} rows has other processes or streams", k, k + 1));
+  std::vector<Program> pk = schedule_all(dk), pk1 = schedule_all(dk1);
+  size_t P = dk.processes.size(), S = dk.streams.size();
+  row_steps_.resize(P);
+  same_head_.resize(P);
+  same_tail_.resize(P);
+  max_delay_.resize(P);
+  steps_.resize(P);
+  for (size_t p = 0; p < P; ++p) {
+    std::vector<StepView> a = step_views(pk[p]), b = step_views(pk1[p]);
+    row_steps_[p] = int64_t(b.size()) - int64_t(a.size());
+    same_head_[p] = common_head(a, b);
+    same_tail_[p] = common_tail(a, b);
+    steps_[p] = static_cast<int64_t>(a.size());
+    int64_t d = 1;
+    for (const Run& r : pk[p].runs) d = std::max<int64_t>(d, r.delay);
+    max_delay_[p] = d;
+  }
+  row_beats_.resize(S);
+  for (size_t s = 0; s < S; ++s) row_beats_[s] = dk1.streams[s].beats() - dk.streams[s].beats();
+  // Any stream with beats in every row marks rows; a source's keeps the cuts near row starts.
+  for (const Process& p : dk.processes)
+    if (p.kind == Kind::Source && clock_stream_ < 0 && row_beats_[p.outputs.at(0)] > 0)
+      clock_stream_ = p.outputs[0];
+  for (size_t s = 0; s < S && clock_stream_ < 0; ++s)
+    if (row_beats_[s] > 0) clock_stream_ = static_cast<StreamId>(s);
+  eg_ = std::make_unique<EventGraph>(dk, std::move(pk));
+}
+
+namespace {
+
+// Step times of every process from the resolved beat times: a step fires at the time of
+// any of its ops (the first), and a process's n-th access to a stream is beat n.
+std::vector<std::vector<uint32_t>> step_times(const EventGraph& eg) {
+  const Design& d = eg.design();
+  std::vector<int64_t> wn(d.streams.size()), rn(d.streams.size());
+  std::vector<std::vector<uint32_t>> out(d.processes.size());
+  for (size_t p = 0; p < d.processes.size(); ++p) {
+    const Program& prog = eg.programs()[p];
+    for (const Run& r : prog.runs) {
+      const FifoOp* ops = prog.ops.data() + r.op_begin;
+      for (uint32_t i = 0; i < r.count; ++i) {
+        const FifoOp& first = ops[0];
+        out[p].push_back(first.write ? eg.write_times(first.stream)[wn[first.stream]]
+                                     : eg.read_times(first.stream)[rn[first.stream]]);
+        for (uint32_t j = 0; j < r.op_count; ++j) ++(ops[j].write ? wn : rn)[ops[j].stream];
+      }
+    }
+  }
+  return out;
+}
+
+State state_at(const EventGraph& eg, const std::vector<std::vector<uint32_t>>& times,
+               const std::vector<int64_t>& max_delay, int64_t t) {
+  State st;
+  for (size_t p = 0; p < times.size(); ++p) {
+    int64_t n = count_upto(times[p], t);
+    st.steps.push_back(n);
+    st.age.push_back(std::min(max_delay[p], n ? t - int64_t(times[p][n - 1]) : t));
+  }
+  for (size_t s = 0; s < eg.design().streams.size(); ++s) {
+    auto w = eg.write_times(static_cast<StreamId>(s));
+    int64_t w0 = count_upto(w, t), w1 = count_upto(w, t - 1), w2 = count_upto(w, t - 2);
+    st.written.push_back(w0);
+    st.read.push_back(count_upto(eg.read_times(static_cast<StreamId>(s)), t));
+    st.recent.push_back((w0 - w1) * 2 + (w1 - w2));
+  }
+  return st;
+}
+
+}  // namespace
+
+std::optional<Period> RowPrefix::period() const {
+  if (clock_stream_ < 0) return std::nullopt;
+  const EventGraph& eg = *eg_;
+  auto clock = eg.write_times(clock_stream_);
+  int64_t b = row_beats_[clock_stream_];
+  if (int64_t(clock.size()) != k_ * b) return std::nullopt;  // not a complete resolve
+  std::vector<std::vector<uint32_t>> times = step_times(eg);
+  auto matches = [&](const State& x, const State& y) {
+    for (size_t p = 0; p < x.steps.size(); ++p) {
+      int64_t s1 = x.steps[p], s2 = y.steps[p];
+      if (s2 - s1 != row_steps_[p] || x.age[p] != y.age[p]) return false;
+      if (s2 > same_head_[p] || steps_[p] - s1 > same_tail_[p]) return false;
+    }
+    for (size_t s = 0; s < x.written.size(); ++s)
+      if (y.written[s] - x.written[s] != row_beats_[s] || y.read[s] - x.read[s] != row_beats_[s] ||
+          x.recent[s] != y.recent[s])
+        return false;
+    return true;
+  };
+  State prev = state_at(eg, times, max_delay_, clock[b]);
+  for (int64_t r = 1; r + 1 < k_; ++r) {
+    int64_t t1 = clock[r * b], t2 = clock[(r + 1) * b];
+    State next = state_at(eg, times, max_delay_, t2);
+    if (matches(prev, next)) return Period{t2 - t1, r, t1, t2};
+    prev = std::move(next);
+  }
+  return std::nullopt;
+}
+
+bool RowPrefix::deadlock_carries_over(const Resolution& r) const {
+  if (!r.deadlock || r.cycle.empty()) return false;
+  for (const BlockedOp& b : r.cycle)
+    if (b.step + row_steps_[b.process] > same_head_[b.process]) return false;
+  return true;
+}
+
+namespace {
+
+RowAnalysis exact_rows(const RowDesignBuilder& build, int64_t rows, const std::vector<int64_t>& depths,
+                       const RowOptions& opt, std::string note) {
+  Design d = build(rows);
+  int64_t beats = 0;
+  for (const Stream& s : d.streams) beats += s.beats();
+  if (beats > opt.exact_beats_limit)
+    throw Error(fmt::format("periodic analysis: {}; the full analysis of {} rows would resolve "
+                            "{} beats (limit {})", note, rows, beats, opt.exact_beats_limit));
+  EventGraph eg(d);
+  RowAnalysis a;
+  a.exact = true;
+  a.rows = a.rows_analysed = rows;
+  a.events = eg.events();
+  a.fifo_ops = eg.fifo_ops();
+  a.resolution = eg.resolve(depths);
+  a.deadlock = a.resolution.deadlock;
+  a.latency = a.fill = a.resolution.latency;
+  if (!a.deadlock) a.observed_depths = eg.observed_depths();
+  a.note = std::move(note);
+  return a;
+}
+
+}  // namespace
+
+RowAnalysis analyze_rows(const RowDesignBuilder& build, int64_t rows,
+                         const std::vector<int64_t>& depths, const RowOptions& opt) {
+  if (rows < 1) throw Error("periodic analysis: rows must be >= 1");
+  int64_t k = std::max<int64_t>(opt.first_rows, 3);
+  for (; 2 * k <= rows; k *= 2) {
+    RowPrefix pre(build, k);
+    Resolution res = pre.graph().resolve(depths);
+    RowAnalysis a;
+    a.rows = rows;
+    a.rows_analysed = k;
+    a.events = pre.graph().events();
+    a.fifo_ops = pre.graph().fifo_ops();
+    if (res.deadlock) {
+      if (!pre.deadlock_carries_over(res)) continue;
+      a.deadlock = true;
+      a.latency = res.latency;
+      a.resolution = std::move(res);
+      return a;
+    }
+    std::optional<Period> per = pre.period();
+    if (!per) continue;
+    a.period = per->cycles;
+    a.fill = res.latency - (k - 1) * per->cycles;
+    a.latency = a.fill + (rows - 1) * per->cycles;
+    a.observed_depths = pre.graph().observed_depths();
+    a.resolution = std::move(res);
+    a.resolution.latency = a.latency;
+    return a;
+  }
+  std::string note = k == std::max<int64_t>(opt.first_rows, 3)
+                         ? fmt::format("{} rows: fewer than twice the first prefix", rows)
+                         : fmt::format("no repeating state within {} rows", k / 2);
+  return exact_rows(build, rows, depths, opt, std::move(note));
+}
+
+RowAnalysis analyze_peak(const RowDesignBuilder& build, int64_t rows, const RowOptions& opt) {
+  int64_t k = std::max<int64_t>(opt.first_rows, 3);
+  if (2 * k > rows) {
+    Design d = build(rows);
+    return analyze_rows(build, rows, std::vector<int64_t>(d.streams.size(), kUnbounded), opt);
+  }
+  // The prefix long enough for the sources' FIFOs to reach their steady fill: as long as
+  // the one the bounded analysis finds its period in.
+  RowAnalysis a;
+  for (;; k *= 2) {
+    RowPrefix pre(build, std::min(k, rows));
+    Resolution r = pre.graph().resolve(std::vector<int64_t>(pre.design().streams.size(), kUnbounded));
+    if (r.deadlock) throw Error("periodic analysis: the design deadlocks with unbounded FIFOs");
+    std::vector<int64_t> depths = pre.graph().observed_depths();
+    for (int64_t& d : depths) d = std::max(d, kShiftRegisterDepth);
+    RowOptions o = opt;
+    o.first_rows = std::min(k, rows);
+    a = analyze_rows(build, rows, depths, o);
+    if (!a.exact || a.rows_analysed == k || 2 * k > rows) return a;
+  }
+}
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,169 @@
+// The periodic analysis against the full resolve: on random row-periodic designs (many of
+// which deadlock) and on INSP, the analysis of a prefix must give the full run's deadlock
+// verdict, latency and observed depths exactly.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include <fmt/format.h>
+
+#include "autodiff/models.h"
+#include "dataflow/lower.h"
+#include "dataflow/periodic.h"
+#include "passes/pipeline.h"
+
+namespace inrarch::dataflow {
+namespace {
+
+// A random design whose processes run a per-row program: a random interleaving of one
+// row's ops on each of its streams, grouped into random steps with random delays. Each
+// stream has a lag of 0 or 1 rows at its process: a lag-1 stream's ops of row r + 1 share
+// the body with the lag-0 streams' ops of row r (as an mm reads the next A row while it
+// writes the current C row), so programs are head + body x (rows - 1) + tail.
+struct RandomRowDesign {
+  struct PatStep {
+    int delay;
+    std::vector<std::pair<StreamId, bool>> ops;  // (stream, write)
+  };
+  struct Stream_ {
+    int producer, consumer, beats_per_row;
+  };
+  std::vector<Stream_> streams;
+  std::vector<std::vector<PatStep>> body;  // per process
+  std::vector<std::vector<bool>> lag;      // per process, per stream (of that process)
+  int procs = 0;
+
+  explicit RandomRowDesign(std::mt19937& rng) {
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    procs = pick(2, 5);
+    int S = pick(1, 6);
+    for (int s = 0; s < S; ++s) {
+      int a = pick(0, procs - 1), b = pick(0, procs - 2);
+      if (b >= a) ++b;
+      streams.push_back({a, b, pick(1, 3)});
+    }
+    body.resize(procs);
+    lag.assign(procs, std::vector<bool>(S, false));
+    for (int p = 0; p < procs; ++p) {
+      std::vector<std::pair<StreamId, bool>> seq;
+      for (int s = 0; s < S; ++s)
+        for (int side = 0; side < 2; ++side) {
+          bool write = side == 0;
+          if ((write ? streams[s].producer : streams[s].consumer) != p) continue;
+          lag[p][s] = pick(0, 2) == 0;
+          for (int n = 0; n < streams[s].beats_per_row; ++n) seq.push_back({s, write});
+        }
+      std::shuffle(seq.begin(), seq.end(), rng);
+      for (const auto& op : seq) {
+        bool clash = false;
+        if (!body[p].empty())
+          for (const auto& o : body[p].back().ops) clash = clash || o.first == op.first;
+        if (body[p].empty() || clash || pick(0, 1) == 0) body[p].push_back({pick(1, 3), {}});
+        body[p].back().ops.push_back(op);
+      }
+    }
+  }
+
+  Design at(int64_t rows) const {
+    Design d;
+    for (int p = 0; p < procs; ++p) {
+      Process pr;
+      pr.name = "p" + std::to_string(p);
+      d.add_process(pr);
+    }
+    for (size_t s = 0; s < streams.size(); ++s)
+      d.add_stream(Stream{"s" + std::to_string(s), streams[s].producer, streams[s].consumer, 0,
+                          {rows * streams[s].beats_per_row}, 1, 2, 32});
+    for (int p = 0; p < procs; ++p) {
+      auto emit = [&](bool keep_lag0, bool keep_lag1) {
+        for (const PatStep& ps : body[p]) {
+          Step st{ps.delay, {}};
+          for (auto [s, w] : ps.ops)
+            if (lag[p][s] ? keep_lag1 : keep_lag0) st.ops.push_back({s, w});
+          if (!st.ops.empty()) d.processes[p].custom_steps.push_back(st);
+        }
+      };
+      emit(false, true);  // head: the lag-1 streams' first row
+      for (int64_t r = 0; r + 1 < rows; ++r) emit(true, true);
+      emit(true, false);  // tail: the lag-0 streams' last row
+    }
+    return d;
+  }
+};
+
+TEST(Periodic, RandomRowDesignsAgreeWithTheFullResolve) {
+  int periodic = 0, deadlocks = 0, exact = 0;
+  for (uint32_t seed = 0; seed < 400; ++seed) {
+    std::mt19937 rng(seed);
+    RandomRowDesign rd(rng);
+    int64_t rows = std::uniform_int_distribution<int>(8, 40)(rng);
+    std::vector<int64_t> depths;
+    for (size_t s = 0; s < rd.streams.size(); ++s) {
+      int k = std::uniform_int_distribution<int>(0, 4)(rng);
+      depths.push_back(k == 4 ? kUnbounded : k + 1);
+    }
+    RowOptions opt;
+    opt.first_rows = 3;
+    RowAnalysis a = analyze_rows([&](int64_t r) { return rd.at(r); }, rows, depths, opt);
+    Design full = rd.at(rows);
+    EventGraph eg(full);
+    Resolution r = eg.resolve(depths);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    ASSERT_EQ(a.deadlock, r.deadlock);
+    if (a.exact) ++exact;
+    if (r.deadlock) {
+      ++deadlocks;
+      continue;
+    }
+    if (!a.exact) ++periodic;
+    EXPECT_EQ(a.latency, r.latency);
+    EXPECT_EQ(a.fill + (rows - 1) * a.period, r.latency);
+    EXPECT_EQ(a.observed_depths, eg.observed_depths());
+  }
+  // The generator must exercise all three outcomes.
+  EXPECT_GT(periodic, 100);
+  EXPECT_GT(deadlocks, 20);
+  RecordProperty("periodic", periodic);
+  RecordProperty("exact", exact);
+}
+
+Design insp_design(int64_t rows, int order, int64_t mm_par) {
+  autodiff::SirenSpec spec;
+  spec.dims = {2, 16, 16, 3};
+  spec.batch = rows;
+  ir::Bundle b = autodiff::build_insp_bundle(spec, order, false);
+  passes::optimize_bundle(b);
+  LowerOptions lo;
+  lo.mm_par = mm_par;
+  return lower(b.graph, lo);
+}
+
+TEST(Periodic, InspPrefixGivesTheFullRunExactly) {
+  for (int order : {1, 2})
+    for (int64_t par : {1, 4}) {
+      auto build = [&](int64_t r) { return insp_design(r, order, par); };
+      const int64_t rows = 300;
+      Design full = build(rows);
+      EventGraph eg(full);
+      std::vector<int64_t> unbounded(full.streams.size(), kUnbounded);
+      int64_t peak = eg.resolve(unbounded).latency;
+      RowAnalysis ap = analyze_peak(build, rows);
+      std::printf("DBG peak %ld vs %ld (k %ld exact %d)\n", ap.latency, peak, ap.rows_analysed, ap.exact);
+      for (int64_t depth : {int64_t(2), int64_t(3), int64_t(40)}) {
+        std::vector<int64_t> depths(full.streams.size(), depth);
+        Resolution r = eg.resolve(depths);
+        RowAnalysis a = analyze_rows(build, rows, depths);
+        SCOPED_TRACE(fmt::format("order {} par {} depth {}", order, par, depth));
+        ASSERT_EQ(a.deadlock, r.deadlock);
+        if (r.deadlock) continue;
+        EXPECT_FALSE(a.exact) << a.note;
+        EXPECT_LT(a.rows_analysed, rows);
+        std::printf("DBG order %d par %ld depth %ld k %ld T %ld\n", order, par, depth, a.rows_analysed, a.period);
+        EXPECT_EQ(a.latency, r.latency);
+        EXPECT_EQ(a.observed_depths, eg.observed_depths());
+      }
+    }
+}
+
+}  // namespace
+}  // namespace inrarch::dataflow

@@ -20,6 +20,7 @@
 #include "ir/staging.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
+#include "passes/evaluate_rows.h"
 #include "passes/pipeline.h"
 
 namespace inrarch::driver {
@@ -57,7 +58,10 @@ void frontend(FlowState& s) {
     const auto& spec = *o.builtin_insp;
     s.report["source"] = {{"builtin", "insp"}, {"order", o.builtin_order}, {"batch", spec.batch},
                           {"width", spec.dims.at(1)}, {"seed", spec.seed}};
-    s.bundle = autodiff::build_insp_bundle(spec, o.builtin_order);
+    s.bundle = autodiff::build_insp_bundle(spec, o.builtin_order, false);
+    std::vector<Tensor> ref = passes::evaluate_in_rows(s.bundle.graph, s.bundle.inputs, s.bundle.params);
+    for (size_t i = 0; i < ref.size(); ++i)
+      s.bundle.reference[s.bundle.graph.outputs()[i].name] = std::move(ref[i]);
   } else {
     s.report["source"] = {{"bundle", o.bundle_dir.string()}};
     s.bundle = ir::load_bundle(o.bundle_dir);
@@ -106,6 +110,7 @@ void dataflow_stage(FlowState& s) {
   plan.lower.elem_bits = plan.arith.bits;
   plan.sizing.method = dataflow::method_from_name(s.opts.fifo_method);
   plan.sizing.alpha = s.opts.alpha;
+  plan.exact = s.opts.exact;
   if (s.opts.verbose) plan.sizing.progress = [&s](const std::string& line) { progress(s, line); };
   plan.progress = [&s](const std::string& line) { progress(s, line); };
   DataflowResult r = build_dataflow(s.bundle.graph, plan);
@@ -117,6 +122,14 @@ void dataflow_stage(FlowState& s) {
   progress(s, fmt::format("{} processes, {} streams; latency {} cycles (peak {}), {}",
                           s.design->processes.size(), s.design->streams.size(), r.sized.latency,
                           r.sized.peak_latency, r.sized.deadlock ? "DEADLOCK" : "deadlock-free"));
+  const auto& an = s.report["analysis"];
+  if (an.value("exact", true))
+    progress(s, fmt::format("analysed every beat ({})", an.value("why_exact", std::string())));
+  else
+    progress(s, fmt::format("analysed {} of {} rows: latency = {} + ({} - 1) x {} cycles",
+                            an["rows_analysed"].get<int64_t>(), an["rows"].get<int64_t>(),
+                            an["fill_cycles"].get<int64_t>(), an["rows"].get<int64_t>(),
+                            an["period_cycles"].get<int64_t>()));
   progress(s, fmt::format("{:.2f}x the DSP floor of {} cycles; {} {} the budget", 
                           s.report["floor"]["latency_over_floor"].get<double>(),
                           s.report["floor"]["cycles"].get<int64_t>(), plan.part.name,
@@ -143,6 +156,10 @@ void hls_stage(FlowState& s) {
   ho.type = s.type;
   if (s.opts.max_error > 0) ho.abs_tol = s.opts.max_error;  // the bound the type was chosen for
   ho.pow2_scaling = s.opts.pow2_scaling;
+  ho.evaluate = [](const ir::Graph& g, const std::vector<ir::NodeId>& nodes, const ir::TensorMap& in,
+                   const ir::TensorMap& params, const ir::VisitFn& visit) {
+    passes::visit_in_rows(g, nodes, in, params, visit);
+  };
   ho.part = s.part.device;
   ho.clock_ns = std::round(100000.0 / s.part.clock_mhz) / 100;  // 300 MHz: 3.33 ns
   hls::emit_hls(*s.design, s.bundle, ho, s.out / "hls");

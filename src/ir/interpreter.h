@@ -2,6 +2,7 @@
 // tests, the source of reference outputs and testbench golden data.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "ir/bundle.h"
@@ -15,5 +16,16 @@ std::vector<Tensor> evaluate(const Graph& g, const TensorMap& inputs, const Tens
 // Values of arbitrary nodes (for tests and debugging).
 std::vector<Tensor> evaluate_nodes(const Graph& g, const std::vector<NodeId>& nodes,
                                    const TensorMap& inputs, const TensorMap& params);
+
+// Calls visit(node, value) for every node in `nodes` as soon as it is evaluated, without
+// keeping the values: memory stays near the live frontier however many nodes are visited
+// (e.g. value ranges of every stream over a large batch).
+using VisitFn = std::function<void(NodeId, const Tensor&)>;
+void evaluate_visit(const Graph& g, const std::vector<NodeId>& nodes, const TensorMap& inputs,
+                    const TensorMap& params, const VisitFn& visit);
+// The signature of evaluate_visit, for callers that take another evaluator (e.g. one that
+// goes through a large batch a block of rows at a time).
+using VisitEvaluator = std::function<void(const Graph&, const std::vector<NodeId>&, const TensorMap&,
+                                          const TensorMap&, const VisitFn&)>;
 
 }  // namespace inrarch::ir

@@ -43,7 +43,7 @@ std::string literal(double v) {
 
 Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt) {
   Ctx c{d, b, opt, {}, {}, {}};
-  c.scale = opt.pow2_scaling ? compute_scaling(d, b, opt.type) : Scaling::none(d);
+  c.scale = opt.pow2_scaling ? compute_scaling(d, b, opt.type, 3, opt.evaluate) : Scaling::none(d);
   for (const auto& s : d.streams) {
     const auto& prod = d.processes[s.producer];
     const auto& cons = d.processes[s.consumer];

@@ -20,6 +20,7 @@
 
 #include "dataflow/design.h"
 #include "ir/bundle.h"
+#include "ir/interpreter.h"
 
 namespace inrarch::hls {
 
@@ -41,10 +42,14 @@ struct HlsOptions {
   double rel_tol = 1e-4;                 // PASS bound for float/double (max rel error)
   bool pow2_scaling = true;              // fixed point: per-stream exponents (scaling.h)
   std::filesystem::path include_dir;     // kernel library; empty: this source tree's
+  // How the value ranges of the scaling are evaluated (empty: ir::evaluate_visit); the
+  // flow passes one that goes through a large batch a block of rows at a time.
+  ir::VisitEvaluator evaluate;
 };
 
 // Writes the project into out_hls_dir (created; existing files overwritten). Inputs,
-// params and golden outputs come from the bundle (golden: the reference interpreter).
+// params and golden outputs come from the bundle (golden: its reference when it has every
+// output, else the reference interpreter).
 // Throws inrarch::Error for a design it cannot emit (custom processes, a constant operand
 // of a data-movement kernel).
 void emit_hls(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt,

@@ -67,7 +67,7 @@ double max_abs(const Tensor& t) {
   return m;
 }
 
-Ranges value_ranges(const dataflow::Design& d, const ir::Bundle& b) {
+Ranges value_ranges(const dataflow::Design& d, const ir::Bundle& b, const ir::VisitEvaluator& evaluate) {
   std::vector<ir::NodeId> nodes;
   std::unordered_map<ir::NodeId, size_t> slot;
   auto want = [&](ir::NodeId n) {
@@ -77,16 +77,19 @@ Ranges value_ranges(const dataflow::Design& d, const ir::Bundle& b) {
   for (const auto& p : d.processes)
     for (const auto& od : p.operands)
       if (od.stream < 0 && !od.splat && od.static_node != ir::kNoNode) want(od.rom_source());
-  std::vector<Tensor> values = ir::evaluate_nodes(b.graph, nodes, b.inputs, b.params);
+  std::vector<double> range(nodes.size());
+  evaluate(b.graph, nodes, b.inputs, b.params, [&](ir::NodeId n, const Tensor& v) {
+    double& m = range[slot.at(n)];
+    m = std::max(m, max_abs(v));
+  });
   Ranges r;
-  for (const auto& s : d.streams)
-    r.stream.push_back(max_abs(values[slot.at(d.processes[s.producer].node)]));
+  for (const auto& s : d.streams) r.stream.push_back(range[slot.at(d.processes[s.producer].node)]);
   for (const auto& p : d.processes) {
     r.operand.emplace_back();
     for (const auto& od : p.operands) {
       double m = 0;
       if (od.stream < 0 && od.splat) m = std::fabs(*od.splat);
-      else if (od.stream < 0 && od.static_node != ir::kNoNode) m = max_abs(values[slot.at(od.rom_source())]);
+      else if (od.stream < 0 && od.static_node != ir::kNoNode) m = range[slot.at(od.rom_source())];
       r.operand.back().push_back(m);
     }
   }
@@ -96,10 +99,10 @@ Ranges value_ranges(const dataflow::Design& d, const ir::Bundle& b) {
 }  // namespace
 
 Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const NumberType& type,
-                        int margin_bits) {
+                        int margin_bits, const ir::VisitEvaluator& evaluate) {
   Scaling sc = Scaling::none(d);
   if (type.kind != NumberType::Fixed || d.streams.empty()) return sc;
-  const Ranges r = value_ranges(d, b);
+  const Ranges r = value_ranges(d, b, evaluate ? evaluate : ir::VisitEvaluator(ir::evaluate_visit));
 
   UnionFind uf(d.streams.size() + 1);
   const size_t pinned = d.streams.size();  // the class of true values (ports)

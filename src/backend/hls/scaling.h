@@ -29,8 +29,9 @@ struct Scaling {
 };
 
 // Exponents for design d on bundle b's inputs (values from the reference interpreter).
+// `evaluate` (empty: ir::evaluate_visit) may visit a node once per block of rows.
 Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const NumberType& type,
-                        int margin_bits = 3);
+                        int margin_bits = 3, const ir::VisitEvaluator& evaluate = {});
 
 // The exponent that puts max|v| = magnitude just under 2^(I-1-margin) (0 for 0).
 int scale_exponent(double magnitude, const NumberType& type, int margin_bits);

@@ -1,6 +1,7 @@
 // Every op of the interpreter against values worked out by hand on tiny tensors.
 #include "ir/interpreter.h"
 
+#include <array>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -176,6 +177,27 @@ TEST(Interp, DeadNodesAreNotEvaluated) {
   g.param("unused", {2});  // never supplied: evaluating it would throw
   g.add_output("y", g.unary(Op::Neg, x));
   EXPECT_NO_THROW(evaluate(g, {{"x", Tensor({2})}}, {}));
+}
+
+// The mm evaluator works in register blocks (and threads on large products); each element
+// must still be the plain k-order sum, bit for bit, including the edge rows and columns.
+TEST(Interpreter, MmIsThePlainKOrderSumBitForBit) {
+  for (auto [m, k, p] : {std::array<int64_t, 3>{9, 5, 70}, {4, 3, 32}, {3, 2, 31}, {1100, 64, 33}}) {
+    Graph g;
+    NodeId a = g.input("a", {m, k}), b = g.input("b", {k, p});
+    g.add_output("c", g.mm(a, b));
+    Tensor ta({m, k}), tb({k, p});
+    for (size_t i = 0; i < ta.data.size(); ++i) ta.data[i] = std::sin(double(i) * 0.37) * 3.1;
+    for (size_t i = 0; i < tb.data.size(); ++i) tb.data[i] = std::cos(double(i) * 0.11) / 7.0;
+    std::vector<double> want(m * p, 0.0);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t kk = 0; kk < k; ++kk)
+        for (int64_t j = 0; j < p; ++j) {
+          volatile double prod = ta.data[i * k + kk] * tb.data[kk * p + j];  // never fused
+          want[i * p + j] += prod;
+        }
+    EXPECT_EQ(evaluate(g, {{"a", ta}, {"b", tb}}, {}).at(0).data, want) << m << "x" << k << "x" << p;
+  }
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Dataflow stage benchmark on the INSP workload (README, docs/dataflow.md §7): lowering, event-graph
+// Dataflow stage benchmark on the INSP workload (README, docs/dataflow.md §8): lowering, event-graph
 // analysis and each FIFO sizing method, for gradient order 1 and 2 at batch 64, plus the
 // table min vs paper vs unbounded (latency, FIFO bits). Plain main (wall-clock times of
 // whole stages matter here, not micro-iterations).

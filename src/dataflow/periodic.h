@@ -1,5 +1,5 @@
 // Periodic analysis: the event graph of a design over B rows, from a prefix of k rows
-// (docs/dataflow.md §7 has the argument with an example).
+// (docs/dataflow.md §7 states it with its consequences).
 //
 // The model. Rows (samples) are independent and every kernel runs a per-row program
 // repeated: the program of process p at B rows is a head, B - c copies of a row body of

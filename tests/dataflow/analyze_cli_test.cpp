@@ -64,5 +64,40 @@ TEST(AnalyzeCli, DeadlockJsonAndFix) {
   EXPECT_EQ(rc, 1);
 }
 
+// A batch of independent rows is analysed on a prefix by default: the verdicts, latency and
+// sized FIFOs must be those of the full analysis (--exact).
+TEST(AnalyzeCli, PrefixOfRowsAgreesWithExact) {
+  auto dir = std::filesystem::temp_directory_path() / "inrarch_analyze_rows";
+  std::filesystem::remove_all(dir);
+  int rc = -1;
+  run("model insp --order 1 --batch 300 --width 16 -o " + dir.string(), &rc);
+  ASSERT_EQ(rc, 0);
+  for (const char* depths : {"all=2", "all=64"}) {
+    std::string args = "analyze " + dir.string() + " --optimize --mm-par 4 --json --depths " + depths;
+    auto prefix = nlohmann::json::parse(run(args, &rc));
+    ASSERT_EQ(rc, 0);
+    auto exact = nlohmann::json::parse(run(args + " --exact", &rc));
+    ASSERT_EQ(rc, 0);
+    EXPECT_EQ(prefix["deadlock"], exact["deadlock"]) << depths;
+    EXPECT_EQ(prefix["latency_cycles"], exact["latency_cycles"]) << depths;
+    EXPECT_EQ(exact["analysis"]["exact"], true);
+    EXPECT_EQ(prefix["analysis"]["rows"], 300);
+    if (!prefix["deadlock"].get<bool>()) {
+      EXPECT_EQ(prefix["analysis"]["exact"], false);
+      EXPECT_LT(prefix["analysis"]["rows_analysed"].get<int64_t>(), 300);
+      EXPECT_EQ(prefix["analysis"]["fill_cycles"].get<int64_t>() +
+                    299 * prefix["analysis"]["period_cycles"].get<int64_t>(),
+                exact["latency_cycles"].get<int64_t>());
+    }
+  }
+  // all=2 deadlocks (a chain fan-out), and the prefix finds the same cycle.
+  auto sized = nlohmann::json::parse(run("analyze " + dir.string() + " --optimize --mm-par 4 --json --fifo-opt min", &rc));
+  ASSERT_EQ(rc, 0);
+  EXPECT_TRUE(sized["deadlock"].get<bool>());
+  EXPECT_FALSE(sized["fifo"]["deadlock"].get<bool>());
+  int64_t peak = sized["fifo"]["peak_latency_cycles"].get<int64_t>();
+  EXPECT_LE(sized["fifo"]["latency_cycles"].get<int64_t>(), peak + peak / 100);
+}
+
 }  // namespace
 }  // namespace inrarch

@@ -141,8 +141,12 @@ int64_t gather_buffer_elems(const Design& d, ProcessId pid) {
     // Elements kept for replay: the distance from the latest element read back to the one
     // an output needs again (a whole row when an outer dim is broadcast).
     const ir::Shape& out = d.streams[p.outputs.at(0)].shape;
+    // Slices of a dim 0 that is not broadcast need translated elements, so the span of two
+    // slices is the span of all (a batch of rows costs two rows).
+    int64_t upto = numel(out);
+    if (!out.empty() && in.size() == out.size() && in[0] == out[0] && out[0] > 2) upto = 2 * (upto / out[0]);
     int64_t hi = -1, span = 1;
-    for (int64_t o = 0; o < numel(out); ++o) {
+    for (int64_t o = 0; o < upto; ++o) {
       int64_t e = need_of(p, out, o).elem;
       hi = std::max(hi, e);
       span = std::max(span, hi - e + 1);

@@ -104,12 +104,9 @@ void visit_in_rows(const ir::Graph& g, const std::vector<ir::NodeId>& nodes,
   if (!all_live) return ir::evaluate_visit(g, nodes, inputs, params, visit);
   std::vector<ir::NodeId> mapped;
   for (ir::NodeId n : nodes) mapped.push_back(position.at(n));
-  std::mutex mu;
   for_each_block(*b, inputs, [&](int64_t i, const ir::TensorMap& in) {
-    ir::evaluate_visit(b->graph(i), mapped, in, params, [&](ir::NodeId n, const ir::Tensor& v) {
-      std::lock_guard<std::mutex> lock(mu);
-      visit(b->live[n], v);
-    });
+    ir::evaluate_visit(b->graph(i), mapped, in, params,
+                       [&](ir::NodeId n, const ir::Tensor& v) { visit(b->live[n], v); });
   });
 }
 

@@ -19,8 +19,9 @@ std::vector<ir::Tensor> evaluate_in_rows(const ir::Graph& g, const ir::TensorMap
                                          const ir::TensorMap& params,
                                          int64_t block = kEvaluateBlockRows);
 
-// As ir::evaluate_visit, but visit(node, value) sees each block's value of the node in
-// turn (one call per block and node, never two at once): fold them (a range, a sum).
+// As ir::evaluate_visit, but visit(node, value) sees each block's value of the node, one
+// call per block and node, from the worker threads: it must be safe to call concurrently
+// (fold into a result under a lock, after the per-block work).
 void visit_in_rows(const ir::Graph& g, const std::vector<ir::NodeId>& nodes,
                    const ir::TensorMap& inputs, const ir::TensorMap& params,
                    const ir::VisitFn& visit, int64_t block = kEvaluateBlockRows);

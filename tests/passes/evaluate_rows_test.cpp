@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <map>
+#include <mutex>
 
 #include "autodiff/models.h"
 #include "ir/interpreter.h"
@@ -47,7 +48,9 @@ TEST(EvaluateRows, VisitSeesEveryBlockOfEveryNode) {
     for (double x : v.data) m[n] = std::max(m[n], std::fabs(x));
   };
   ir::evaluate_visit(b.graph, nodes, b.inputs, b.params, [&](ir::NodeId n, const ir::Tensor& v) { max_abs(whole, n, v); });
+  std::mutex mu;
   visit_in_rows(b.graph, nodes, b.inputs, b.params, [&](ir::NodeId n, const ir::Tensor& v) {
+    std::lock_guard<std::mutex> lock(mu);
     max_abs(blocks, n, v);
     elems[n] += static_cast<int64_t>(v.data.size());
   }, 16);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <numeric>
 #include <unordered_map>
 
@@ -78,9 +79,12 @@ Ranges value_ranges(const dataflow::Design& d, const ir::Bundle& b, const ir::Vi
     for (const auto& od : p.operands)
       if (od.stream < 0 && !od.splat && od.static_node != ir::kNoNode) want(od.rom_source());
   std::vector<double> range(nodes.size());
+  std::mutex mu;  // the evaluator may visit from several threads
   evaluate(b.graph, nodes, b.inputs, b.params, [&](ir::NodeId n, const Tensor& v) {
-    double& m = range[slot.at(n)];
-    m = std::max(m, max_abs(v));
+    double m = max_abs(v);
+    std::lock_guard<std::mutex> lock(mu);
+    double& r = range[slot.at(n)];
+    r = std::max(r, m);
   });
   Ranges r;
   for (const auto& s : d.streams) r.stream.push_back(range[slot.at(d.processes[s.producer].node)]);

@@ -124,7 +124,11 @@ nlohmann::json analyze_exact(const AnalyzeArgs& a, Design& d, std::vector<int64_
 // grow with the batch.
 nlohmann::json analyze_periodic(const AnalyzeArgs& a, const ir::Graph& g, const LowerOptions& lo,
                                 Design& d, int64_t rows, const std::vector<int64_t>& depths) {
-  auto build = [&](int64_t r) { return lower(passes::rebatch(g, r), lo); };
+  auto build = [&](int64_t r) {
+    LowerOptions o = lo;
+    o.rows = r;
+    return lower(passes::rebatch(g, r), o);
+  };
   RowAnalysis peak = analyze_peak(build, rows);
   RowAnalysis r = analyze_rows(build, rows, depths);
   nlohmann::json out = deadlock_json(d, r.resolution);
@@ -160,6 +164,7 @@ int run_analyze(const AnalyzeArgs& a) {
   else if (a.deepen) why = "--deepen";
   else if (rows && *rows <= 2 * ro.first_rows) why = fmt::format("{} rows: analysed whole", *rows);
   const bool periodic = rows && why.empty();
+  if (periodic) lo.rows = *rows;
   // One chain order for every number of rows, so the prefix's design is the batch's.
   if (periodic && lo.fanout == Fanout::Chain)
     lo.chain_order = std::make_shared<ChainOrder>(chain_order(passes::rebatch(g, std::min<int64_t>(*rows, 64)), lo));

@@ -122,6 +122,7 @@ using ChainOrder = std::unordered_map<ir::NodeId, std::vector<size_t>>;
 
 struct LowerOptions {
   int64_t block = 1;      // elements per beat (per stream: the largest divisor of the last dim <= block)
+  int64_t rows = 0;       // the batch when the graph's rows are independent (lower.h's stream_block)
   int64_t mm_par = 1;     // parallel MACs per mm, unless mm_par_by_kernel names the kernel
   std::map<std::string, int64_t> mm_par_by_kernel;  // per mm kernel (by process name): the search's choice
   int32_t elem_bits = 32;

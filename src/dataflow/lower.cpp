@@ -194,7 +194,7 @@ struct Builder {
     s.consumer = consumer;
     s.slot = slot;
     s.shape = g.shape(v);
-    s.block = stream_block(s.shape, opt.block);
+    s.block = stream_block(s.shape, opt.block, opt.rows);
     s.depth = opt.depth;
     s.elem_bits = opt.elem_bits;
     StreamId id = d.add_stream(std::move(s));
@@ -267,7 +267,7 @@ void make_streams(Builder& b) {
       s.producer = from;
       s.consumer = id;
       s.shape = g.shape(v);
-      s.block = stream_block(s.shape, options.block);
+      s.block = stream_block(s.shape, options.block, options.rows);
       s.depth = options.depth;
       s.elem_bits = options.elem_bits;
       b.d.add_stream(std::move(s));
@@ -322,8 +322,9 @@ ChainPos chain_positions(const Design& star) {
 
 }  // namespace
 
-int64_t stream_block(const ir::Shape& shape, int64_t requested) {
+int64_t stream_block(const ir::Shape& shape, int64_t requested, int64_t rows) {
   int64_t last = shape.empty() ? 1 : shape.back();
+  if (shape.size() == 1 && rows > 0 && last % rows == 0) last /= rows;  // the batch's own dim
   for (int64_t b = std::max<int64_t>(1, std::min(requested, last)); b > 1; --b)
     if (last % b == 0) return b;
   return 1;

@@ -25,7 +25,9 @@ Design lower(const ir::Graph& g, const LowerOptions& options = {});
 ChainOrder chain_order(const ir::Graph& g, const LowerOptions& options = {});
 
 // The per-stream block: the largest divisor of the last dim that is <= requested (so a beat
-// never straddles a row).
-int64_t stream_block(const ir::Shape& shape, int64_t requested);
+// never straddles a row of the last dim). With `rows` (the batch, LowerOptions::rows), the
+// last dim of a rank-1 stream [rows*f] is f: a beat never straddles a sample either, so
+// the design at any number of rows has the same blocks.
+int64_t stream_block(const ir::Shape& shape, int64_t requested, int64_t rows = 0);
 
 }  // namespace inrarch::dataflow

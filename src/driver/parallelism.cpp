@@ -58,9 +58,15 @@ void finish(Sized& s, const DataflowPlan& plan) {
 Sized lower_and_size(const ir::Graph& g, LowerOptions lo, const DataflowPlan& plan,
                      const RowPlan& rp, std::vector<int64_t> reuse = {}) {
   // One chain order for every number of rows, so the prefix's design is the batch's.
+  auto at_rows = [&](int64_t rows) {
+    LowerOptions o = lo;
+    o.rows = rows;
+    return o;
+  };
   if (rp.periodic && lo.fanout == Fanout::Chain)
-    lo.chain_order = std::make_shared<ChainOrder>(chain_order(passes::rebatch(g, rp.search_rows), lo));
-  Sized s{lower(g, lo), {}, {}, {}};
+    lo.chain_order = std::make_shared<ChainOrder>(
+        chain_order(passes::rebatch(g, rp.search_rows), at_rows(rp.search_rows)));
+  Sized s{lower(g, at_rows(rp.rows.value_or(0))), {}, {}, {}};
   SizingOptions so = plan.sizing;
   so.reuse = std::move(reuse);
   if (!rp.periodic) {
@@ -71,7 +77,7 @@ Sized lower_and_size(const ir::Graph& g, LowerOptions lo, const DataflowPlan& pl
     s.analysis["exact"] = true;
     s.analysis["why_exact"] = rp.why_exact;
   } else {
-    auto build = [&](int64_t rows) { return lower(passes::rebatch(g, rows), lo); };
+    auto build = [&](int64_t rows) { return lower(passes::rebatch(g, rows), at_rows(rows)); };
     RowSizing rs = size_fifos_rows(build, *rp.rows, so, plan.rows);
     s.sized = std::move(rs.sized);
     s.analysis = rows_analysis_json(rs.final, rs.peak);
@@ -92,6 +98,7 @@ DseResult search(const ir::Graph& g, const DataflowPlan& plan, const Usage& rese
   one.mm_par = 1;
   one.mm_par_by_kernel.clear();
   one.fanout = Fanout::Star;  // the search only needs the kernels' cycles; star lowers once
+  one.rows = passes::graph_rows(g).value_or(0);
   return search_parallelism(lower(g, one), o);
 }
 
@@ -127,6 +134,7 @@ void score(Variant& v, const DataflowPlan& plan) {
   lo.mm_par_by_kernel = v.dse.mm_par;
   lo.fabric_elementwise_mul = v.dse.fabric_elementwise_mul;
   lo.fanout = Fanout::Star;
+  lo.rows = passes::graph_rows(v.graph).value_or(0);
   Design d = lower(v.graph, lo);
   ResourceReport r = estimate_unsized(d, plan.arith, capacity(plan.part, plan.budget));
   v.data_bits = r.rom_bits + r.buffer_bits;

@@ -144,5 +144,14 @@ TEST(Memory, Bram18kRule) {
   EXPECT_EQ(fifo_bram18k(4, 5000), 2);      // 4K x 4, two deep
 }
 
+// A beat never straddles a sample: a rank-1 stream [rows*f] is blocked by f's divisors.
+TEST(Lower, StreamBlockKeepsSamplesWhole) {
+  EXPECT_EQ(stream_block({64}, 4), 4);
+  EXPECT_EQ(stream_block({64}, 4, 64), 1);
+  EXPECT_EQ(stream_block({128}, 4, 64), 2);
+  EXPECT_EQ(stream_block({17}, 4, 17), 1);
+  EXPECT_EQ(stream_block({64, 12}, 8, 64), 6);  // rank 2: the last dim is inside a sample
+}
+
 }  // namespace
 }  // namespace inrarch::dataflow

@@ -21,6 +21,7 @@
 #include "ir/bundle.h"
 #include "ir/error.h"
 #include "passes/evaluate_rows.h"
+#include "passes/rebatch.h"
 #include "passes/pipeline.h"
 
 namespace inrarch::driver {
@@ -156,6 +157,7 @@ void hls_stage(FlowState& s) {
   ho.type = s.type;
   if (s.opts.max_error > 0) ho.abs_tol = s.opts.max_error;  // the bound the type was chosen for
   ho.pow2_scaling = s.opts.pow2_scaling;
+  ho.rows = passes::graph_rows(s.bundle.graph).value_or(0);
   ho.evaluate = [](const ir::Graph& g, const std::vector<ir::NodeId>& nodes, const ir::TensorMap& in,
                    const ir::TensorMap& params, const ir::VisitFn& visit) {
     passes::visit_in_rows(g, nodes, in, params, visit);

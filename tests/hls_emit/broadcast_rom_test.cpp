@@ -49,7 +49,7 @@ TEST(HlsBroadcastRom, SourceSizedRomsSimulate) {
       std::string name = "rom_" + p.name + "_" + std::to_string(k);
       int64_t n = od.rom_period ? od.rom_period : numel(od.shape);
       std::string reader = p.kind == dataflow::Kind::Source
-                               ? "rom_source<" + std::to_string(n) + ">(" + name
+                               ? "rom_source<" + std::to_string(n) + ">(1, " + name
                                : "rom<2, " + std::to_string(n) + ">(" + name;
       if (!od.rom_period) reader = p.kind == dataflow::Kind::Mm ? name : "rom<2>(" + name;
       want.emplace_back("data_t " + name + "[" + std::to_string(n) + "]", reader);

@@ -54,6 +54,11 @@ TEST(HlsGolden, SirenLayer) {
   dataflow::Design d = dataflow::lower(b.graph);
   d.streams.at(1).depth = 5;  // depths are the sizer's business; fixed here so the golden is stable
   check_golden("siren_layer", b, d, HlsOptions{});
+  // The same layer with its 4 samples independent: one sample per port type, the sample
+  // count a run-time argument of the top (s_axilite), one row of the bias in ROM.
+  HlsOptions rows;
+  rows.rows = 4;
+  check_golden("siren_layer_rows", b, d, rows);
 }
 
 // Fan-out to one consumer twice (copy, slot-named streams), transpose, a splat, a sum;

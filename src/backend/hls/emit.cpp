@@ -25,9 +25,42 @@ std::string shape_type(const ir::Shape& s) {
   return t + ">";
 }
 
-std::string stream_type(const dataflow::Stream& s) {
-  return fmt::format("inrarch_hls::array_stream<data_t, {}, {}>", shape_type(s.shape), s.block);
+ir::Shape row_shape(const Ctx& c, const ir::Shape& s) {
+  if (c.rows <= 0 || s.empty() || s[0] % c.rows != 0) return s;
+  ir::Shape r = s;
+  r[0] /= c.rows;
+  return r;
 }
+
+int64_t rom_period(const Ctx& c, const dataflow::Process& p, size_t slot) {
+  const auto& od = p.operands.at(slot);
+  if (od.rom_period > 0 || c.rows <= 0 || p.kind == Kind::Mm) return od.rom_period;
+  if (od.shape.empty() || od.shape[0] % c.rows != 0) return 0;
+  return ir::numel(od.shape) / c.rows;  // every sample's values are the same (a broadcast row)
+}
+
+std::string stream_type(const Ctx& c, const dataflow::Stream& s) {
+  return fmt::format("inrarch_hls::array_stream<data_t, {}, {}>", shape_type(row_shape(c, s.shape)),
+                     s.block);
+}
+
+namespace {
+
+// Samples can be streamed any number of times when they are independent and every kernel
+// works sample by sample: no transpose or permute (full buffers of the whole array) and
+// every mm multiplies the streamed samples by a constant.
+int64_t row_mode(const dataflow::Design& d, int64_t rows) {
+  if (rows <= 0) return 0;
+  for (const auto& s : d.streams)
+    if (s.shape.empty() || s.shape[0] % rows != 0) return 0;
+  for (const auto& p : d.processes) {
+    if (p.kind == Kind::Transpose || p.kind == Kind::Permute || p.kind == Kind::Custom) return 0;
+    if (p.kind == Kind::Mm && (p.operands.at(0).stream < 0 || p.operands.at(1).stream >= 0)) return 0;
+  }
+  return rows;
+}
+
+}  // namespace
 
 std::string rom_name(const dataflow::Process& p, size_t slot) {
   return "rom_" + p.name + "_" + std::to_string(slot);
@@ -42,7 +75,7 @@ std::string literal(double v) {
 }
 
 Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt) {
-  Ctx c{d, b, opt, {}, {}, {}};
+  Ctx c{d, b, opt, {}, {}, {}, row_mode(d, opt.rows)};
   c.scale = opt.pow2_scaling ? compute_scaling(d, b, opt.type, 3, opt.evaluate) : Scaling::none(d);
   for (const auto& s : d.streams) {
     const auto& prod = d.processes[s.producer];
@@ -58,7 +91,7 @@ Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& o
 }
 
 std::string top_params(const Ctx& c, bool with_types) {
-  std::string s;
+  std::string s = c.rows > 0 ? (with_types ? "int rows" : "rows") : "";
   auto add = [&](size_t sid) {
     s += s.empty() ? "" : ", ";
     if (with_types) s += c.var[sid] + "_t& ";
@@ -80,7 +113,11 @@ std::string model_h(const Ctx& c) {
       "typedef {} data_t;\n\n// Top-level ports: array streams (AXI4-Stream in synthesis).\n",
       c.b.graph.name(), c.opt.type.name(), c.opt.type.cpp());
   for (size_t i = 0; i < c.d.streams.size(); ++i)
-    if (c.port[i]) s += fmt::format("typedef {} {}_t;\n", stream_type(c.d.streams[i]), c.var[i]);
+    if (c.port[i]) s += fmt::format("typedef {} {}_t;\n", stream_type(c, c.d.streams[i]), c.var[i]);
+  s += c.rows > 0 ? fmt::format("\n// Samples streamed per call: the top's `rows`, any count; the batch compiled and\n"
+                                "// verified was {}. Port types hold one sample.\nstatic const int kCompiledRows = {};\n",
+                                c.rows, c.rows)
+                  : "\n// The arrays are streamed whole: one call is one batch.\nstatic const int kCompiledRows = 1;\n";
   s += fmt::format("\nvoid {}({});\n\n#endif  // INRARCH_MODEL_H\n", c.opt.top, top_params(c, true));
   return s;
 }
@@ -91,12 +128,13 @@ std::string model_cpp(const Ctx& c) {
                               c.opt.top, top_params(c, true));
   for (size_t i = 0; i < c.d.streams.size(); ++i)
     if (c.port[i]) s += fmt::format("#pragma HLS interface mode = axis port = {}\n", c.var[i]);
+  if (c.rows > 0) s += "#pragma HLS interface mode = s_axilite port = rows\n";
   s += "#pragma HLS interface mode = ap_ctrl_chain port = return\n#pragma HLS dataflow\n\n";
   s += "  // Streams; depths (beats) from FIFO sizing.\n";
   for (size_t i = 0; i < c.d.streams.size(); ++i) {
     if (c.port[i]) continue;
     const auto& st = c.d.streams[i];
-    s += fmt::format("  {} {}(\"{}\");", stream_type(st), c.var[i], st.name);
+    s += fmt::format("  {} {}(\"{}\");", stream_type(c, st), c.var[i], st.name);
     int k = c.scale.stream_exp[i];
     s += k ? fmt::format("  // holds value * 2^{}\n", k) : "\n";
     int64_t depth = st.depth == dataflow::kUnbounded ? st.beats() : st.depth;
@@ -176,6 +214,7 @@ std::string weights_h(const Ctx& c) {
   std::vector<std::string> names;
   std::vector<int> exps;
   std::vector<bool> transposed;
+  std::vector<int64_t> keep;  // elements the ROM holds (one sample's of a broadcast row)
   for (size_t pid = 0; pid < c.d.processes.size(); ++pid) {
     const auto& p = c.d.processes[pid];
     for (size_t k = 0; k < p.operands.size(); ++k) {
@@ -187,9 +226,13 @@ std::string weights_h(const Ctx& c) {
       names.push_back(rom_name(p, k));
       exps.push_back(c.scale.operand_exp[pid][k]);
       transposed.push_back(column_major_rom(p, k));
+      keep.push_back(od.rom_period == 0 ? rom_period(c, p, k) : 0);
     }
   }
   std::vector<Tensor> values = ir::evaluate_nodes(c.b.graph, nodes, c.b.inputs, c.b.params);
+  for (size_t i = 0; i < values.size(); ++i)
+    if (keep[i] > 0) values[i] = Tensor({keep[i]}, std::vector<double>(values[i].data.begin(),
+                                                                         values[i].data.begin() + keep[i]));
   std::string s = "// Generated by inrarch: constant operands as on-chip ROMs. Do not edit.\n"
                   "#ifndef INRARCH_WEIGHTS_H\n#define INRARCH_WEIGHTS_H\n\n#include \"model.h\"\n\n";
   for (size_t i = 0; i < nodes.size(); ++i)

@@ -17,11 +17,21 @@ struct Ctx {
   std::vector<std::string> var;  // per stream: its variable (a top port for sources/sinks)
   std::vector<bool> port;        // per stream: a top-level port
   Scaling scale;                 // fixed point: power-of-two exponents (scaling.h)
+  int64_t rows = 0;              // samples per run when they are independent, else 0
+  // The run-time sample count in kernel calls: the top's argument, or 1.
+  std::string rows_arg() const { return rows > 0 ? "rows" : "1"; }
 };
 Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt);
 
-// "inrarch_hls::array_stream<data_t, inrarch_hls::shape<8,16>, 1>"
-std::string stream_type(const dataflow::Stream& s);
+// One sample's part of an array whose dim 0 is the batch (the whole shape when c.rows is 0
+// or dim 0 is not a multiple of it).
+ir::Shape row_shape(const Ctx& c, const ir::Shape& s);
+// The ROM period of a constant operand: what the lowering set, or one sample's elements
+// for a constant that meets the samples (a broadcast row) in a design of samples; 0: the
+// ROM holds the whole operand.
+int64_t rom_period(const Ctx& c, const dataflow::Process& p, size_t slot);
+// "inrarch_hls::array_stream<data_t, inrarch_hls::shape<8,16>, 1>" (one sample's shape)
+std::string stream_type(const Ctx& c, const dataflow::Stream& s);
 // "inrarch_hls::shape<8,16>"
 std::string shape_type(const ir::Shape& s);
 // The ROM variable of a constant (non-splat) operand: "rom_<process>_<slot>".

@@ -29,9 +29,9 @@ std::string functor(const Ctx& c, ir::Op op) {
 
 // The template arguments of a ROM reader: "B", or "B, P" when the ROM holds only the P
 // values a broadcast repeats (elementwise.h's from_rom wraps its index at P).
-std::string rom_args(const dataflow::Operand& od, int64_t block) {
-  if (od.rom_period == 0) return std::to_string(block);
-  return fmt::format("{}, {}", block, od.rom_period);
+std::string rom_args(int64_t period, int64_t block) {
+  if (period == 0) return std::to_string(block);
+  return fmt::format("{}, {}", block, period);
 }
 
 // An elementwise operand: streamed(s), splat(v) or rom<B[, P]>(array); a constant holds
@@ -41,7 +41,7 @@ std::string ew_operand(const Ctx& c, const Process& p, size_t slot, int64_t bloc
   if (od.stream >= 0) return "inrarch_hls::streamed(" + c.var[od.stream] + ")";
   if (od.splat)
     return "inrarch_hls::splat(data_t(" + value_literal(c, std::ldexp(*od.splat, exp)) + "))";
-  return fmt::format("inrarch_hls::rom<{}>({})", rom_args(od, block), rom_name(p, slot));
+  return fmt::format("inrarch_hls::rom<{}>({})", rom_args(rom_period(c, p, slot), block), rom_name(p, slot));
 }
 
 // The operator, wrapped with its operands' and output's exponents when any is not zero.
@@ -61,10 +61,10 @@ std::string elementwise(const Ctx& c, dataflow::ProcessId pid) {
   int64_t block = c.d.streams[p.outputs[0]].block;
   std::string f = scaled_functor(c, pid);
   if (p.operands.size() == 1)
-    return fmt::format("inrarch_hls::unary<{}>({}, {});", f, c.var[p.inputs.at(0)], out);
+    return fmt::format("inrarch_hls::unary<{}>({}, {}, {});", f, c.rows_arg(), c.var[p.inputs.at(0)], out);
   const std::vector<int>& e = c.scale.operand_exp[pid];
-  return fmt::format("inrarch_hls::binary<{}>({}, {}, {});", f, ew_operand(c, p, 0, block, e[0]),
-                     ew_operand(c, p, 1, block, e[1]), out);
+  return fmt::format("inrarch_hls::binary<{}>({}, {}, {}, {});", f, c.rows_arg(),
+                     ew_operand(c, p, 0, block, e[0]), ew_operand(c, p, 1, block, e[1]), out);
 }
 
 // mm<PAR[, SHIFT]>: SHIFT realigns the accumulator to the output's exponent.
@@ -80,8 +80,8 @@ std::string mm(const Ctx& c, dataflow::ProcessId pid) {
     return fmt::format("inrarch_hls::mm<{}>({}, {}, {});", params, c.var[a.stream],
                        c.var[b.stream], out);
   if (a.stream >= 0)
-    return fmt::format("inrarch_hls::mm_rom_b<{}>({}, {}, {});", params, c.var[a.stream],
-                       rom_name(p, 1), out);
+    return fmt::format("inrarch_hls::mm_rom_b<{}>({}, {}, {}, {});", params, c.rows_arg(),
+                       c.var[a.stream], rom_name(p, 1), out);
   return fmt::format("inrarch_hls::mm_rom_a<{}>({}, {}, {});", params, rom_name(p, 0),
                      c.var[b.stream], out);
 }
@@ -93,8 +93,8 @@ std::string join_ints(const std::vector<int64_t>& v) {
 }
 
 // The gather map type of a data-movement op (movement.h), dims normalized.
-std::string gather_map(const Process& p, const ir::Shape& out) {
-  const ir::Shape& in = p.operands.at(0).shape;
+std::string gather_map(const Ctx& c, const Process& p, const ir::Shape& out_full) {
+  const ir::Shape in = row_shape(c, p.operands.at(0).shape), out = row_shape(c, out_full);
   std::string si = shape_type(in), so = shape_type(out);
   auto rank = static_cast<int64_t>(in.size());
   using dataflow::KernelClass;
@@ -115,7 +115,7 @@ std::string gather_map(const Process& p, const ir::Shape& out) {
     case KernelClass::cat_map: {
       int64_t dim = ir::normalize_dim(p.attrs.dim, static_cast<int64_t>(out.size()), "cat");
       std::string shapes;
-      for (const auto& od : p.operands) shapes += ", " + shape_type(od.shape);
+      for (const auto& od : p.operands) shapes += ", " + shape_type(row_shape(c, od.shape));
       return fmt::format("inrarch_hls::map_cat<{}, {}{}>", so, dim, shapes);
     }
     case KernelClass::sum_map: {
@@ -145,10 +145,11 @@ std::string gather(const Ctx& c, dataflow::ProcessId pid) {
     int exp = c.scale.operand_exp[pid][k];
     std::string value = od.splat ? "data_t(" + value_literal(c, std::ldexp(*od.splat, exp)) + ")"
                                  : rom_name(p, k);
-    ins += ", inrarch_hls::const_operand<data_t, " + shape_type(od.shape) + " >(" + value + ")";
+    ins += ", inrarch_hls::const_operand<data_t, " + shape_type(row_shape(c, od.shape)) + " >(" + value + ")";
   }
   const auto& os = c.d.streams[p.outputs.at(0)];
-  return fmt::format("inrarch_hls::gather<{} >({}{});", gather_map(p, os.shape), c.var[p.outputs[0]], ins);
+  return fmt::format("inrarch_hls::gather<{} >({}, {}{});", gather_map(c, p, os.shape), c.rows_arg(),
+                     c.var[p.outputs[0]], ins);
 }
 
 }  // namespace
@@ -158,15 +159,16 @@ std::string kernel_call(const Ctx& c, dataflow::ProcessId pid) {
   switch (p.kind) {
     case Kind::Source:
       if (p.op == ir::Op::Input) return "";
-      if (p.operands.at(0).rom_period > 0)  // a broadcast constant output: wrap at P
-        return fmt::format("inrarch_hls::rom_source<{}>({}, {});", p.operands[0].rom_period,
+      if (int64_t period = rom_period(c, p, 0); period > 0)  // a broadcast constant output: wrap at P
+        return fmt::format("inrarch_hls::rom_source<{}>({}, {}, {});", period, c.rows_arg(),
                            rom_name(p, 0), c.var[p.outputs.at(0)]);
-      return fmt::format("inrarch_hls::rom_source({}, {});", rom_name(p, 0), c.var[p.outputs.at(0)]);
+      return fmt::format("inrarch_hls::rom_source({}, {}, {});", c.rows_arg(), rom_name(p, 0),
+                         c.var[p.outputs.at(0)]);
     case Kind::Sink: return "";
     case Kind::Copy: {
       std::string outs;
       for (auto s : p.outputs) outs += ", " + c.var[s];
-      return fmt::format("inrarch_hls::copy_stream({}{});", c.var[p.inputs.at(0)], outs);
+      return fmt::format("inrarch_hls::copy_stream({}, {}{});", c.rows_arg(), c.var[p.inputs.at(0)], outs);
     }
     case Kind::Unary: case Kind::Binary: return elementwise(c, pid);
     case Kind::Mm: return mm(c, pid);

@@ -42,6 +42,10 @@ struct HlsOptions {
   double rel_tol = 1e-4;                 // PASS bound for float/double (max rel error)
   bool pow2_scaling = true;              // fixed point: per-stream exponents (scaling.h)
   std::filesystem::path include_dir;     // kernel library; empty: this source tree's
+  // The batch when the design's samples are independent (passes/rebatch.h's graph_rows):
+  // the project then streams any number of samples, the top's `rows` argument; 0: the
+  // arrays are streamed whole, as one sample.
+  int64_t rows = 0;
   // How the value ranges of the scaling are evaluated (empty: ir::evaluate_visit); the
   // flow passes one that goes through a large batch a block of rows at a time.
   ir::VisitEvaluator evaluate;
@@ -61,6 +65,10 @@ struct SimOptions {
   int timeout_s = 600;         // per mode, a hard stop
   std::string cxx = "g++";
   std::string cxxflags = "-O1";
+  // Samples to stream (--rows of the driver; the data files must hold them); 0: the batch
+  // the project was emitted with. The trace is checked against the schedules of the
+  // design given to run_simulations, which must be lowered at this many rows.
+  int64_t rows = 0;
   std::function<void(const std::string&)> progress;  // a line per step (build, each mode)
 };
 

@@ -145,6 +145,7 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
     throw Error("hls: the generated simulation driver does not compile; see " +
                 (dir / "sim" / "build.log").string() + ":\n" + read_all(dir / "sim" / "build.log").substr(0, 2000));
   nlohmann::json v;
+  const std::string rows = sim.rows > 0 ? fmt::format(" --rows {}", sim.rows) : "";
   const bool fixed = opt.type.kind == NumberType::Fixed;
   auto judge = [&](const nlohmann::json& res) {
     double a = res.value("max_abs_error", 1e300), rr = res.value("max_rel_error", 1e300);
@@ -153,8 +154,8 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
   if (sim.sequential || sim.trace) {
     note(sim.trace ? "C simulation: sequential, recording the trace" : "C simulation: sequential");
     std::string trace = sim.trace ? " --trace sim/trace.txt" : "";
-    run_cmd(fmt::format("{}timeout {} sim/sim seq{} > sim/seq.json 2> sim/seq.log", cd,
-                        sim.timeout_s, trace));
+    run_cmd(fmt::format("{}timeout {} sim/sim seq{}{} > sim/seq.json 2> sim/seq.log", cd,
+                        sim.timeout_s, trace, rows));
     nlohmann::json res = driver_result(dir / "sim" / "seq.json");
     bool done = res.value("completed", false);
     v["csim"] = {{"pass", done && judge(res)}, {"type", opt.type.name()},
@@ -169,8 +170,8 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
   }
   if (sim.threaded) {
     note("C simulation: threaded, FIFOs at their sized depths");
-    int rc = run_cmd(fmt::format("{}timeout {} sim/sim threaded --watchdog {} > sim/threaded.json 2> sim/threaded.log",
-                                 cd, sim.timeout_s, sim.watchdog_s));
+    int rc = run_cmd(fmt::format("{}timeout {} sim/sim threaded --watchdog {}{} > sim/threaded.json 2> sim/threaded.log",
+                                 cd, sim.timeout_s, sim.watchdog_s, rows));
     nlohmann::json res = driver_result(dir / "sim" / "threaded.json");
     bool deadlock = res.value("deadlock", false);
     v["threaded"] = {{"pass", !res.is_null() && !deadlock && judge(res)}, {"deadlock", deadlock}};

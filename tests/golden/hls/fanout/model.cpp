@@ -26,11 +26,11 @@ void model_top(in_x_t& in_x, out_sq_t& out_sq, out_s_t& out_s) {
 #pragma HLS stream variable = s_div_5__sum_6 depth = 2
 
   // Processes in topological order.
-  inrarch_hls::copy_stream(in_x, s_copy_in_x__neg_1, s_copy_in_x__transpose_3);  // copy_in_x
-  inrarch_hls::unary<inrarch_hls::op_neg>(s_copy_in_x__neg_1, s_neg_1__copy_neg_1);  // neg_1
-  inrarch_hls::copy_stream(s_neg_1__copy_neg_1, s_copy_neg_1__mul_2, s_copy_neg_1__mul_2_1);  // copy_neg_1
-  inrarch_hls::binary<inrarch_hls::op_mul>(inrarch_hls::streamed(s_copy_neg_1__mul_2), inrarch_hls::streamed(s_copy_neg_1__mul_2_1), out_sq);  // mul_2
+  inrarch_hls::copy_stream(1, in_x, s_copy_in_x__neg_1, s_copy_in_x__transpose_3);  // copy_in_x
+  inrarch_hls::unary<inrarch_hls::op_neg>(1, s_copy_in_x__neg_1, s_neg_1__copy_neg_1);  // neg_1
+  inrarch_hls::copy_stream(1, s_neg_1__copy_neg_1, s_copy_neg_1__mul_2, s_copy_neg_1__mul_2_1);  // copy_neg_1
+  inrarch_hls::binary<inrarch_hls::op_mul>(1, inrarch_hls::streamed(s_copy_neg_1__mul_2), inrarch_hls::streamed(s_copy_neg_1__mul_2_1), out_sq);  // mul_2
   inrarch_hls::permute<1, 0>(s_copy_in_x__transpose_3, s_transpose_3__div_5);  // transpose_3
-  inrarch_hls::binary<inrarch_hls::op_div>(inrarch_hls::streamed(s_transpose_3__div_5), inrarch_hls::splat(data_t(4.0f)), s_div_5__sum_6);  // div_5
-  inrarch_hls::gather<inrarch_hls::map_sum<inrarch_hls::shape<4,2>, inrarch_hls::shape<4>, 2, 0> >(out_s, s_div_5__sum_6);  // sum_6
+  inrarch_hls::binary<inrarch_hls::op_div>(1, inrarch_hls::streamed(s_transpose_3__div_5), inrarch_hls::splat(data_t(4.0f)), s_div_5__sum_6);  // div_5
+  inrarch_hls::gather<inrarch_hls::map_sum<inrarch_hls::shape<4,2>, inrarch_hls::shape<4>, 2, 0> >(1, out_s, s_div_5__sum_6);  // sum_6
 }

@@ -15,7 +15,7 @@ void model_top(in_x_t& in_x, out_y_t& out_y) {
 #pragma HLS stream variable = s_add_5__sin_6 depth = 2
 
   // Processes in topological order.
-  inrarch_hls::mm_rom_b<1>(in_x, rom_mm_2_1, s_mm_2__add_5);  // mm_2
-  inrarch_hls::binary<inrarch_hls::scaled2<inrarch_hls::op_add, 6, 6, 5>>(inrarch_hls::streamed(s_mm_2__add_5), inrarch_hls::rom<1, 3>(rom_add_5_1), s_add_5__sin_6);  // add_5
-  inrarch_hls::unary<inrarch_hls::scaled1<inrarch_hls::op_sin, 5, 0>>(s_add_5__sin_6, out_y);  // sin_6
+  inrarch_hls::mm_rom_b<1>(1, in_x, rom_mm_2_1, s_mm_2__add_5);  // mm_2
+  inrarch_hls::binary<inrarch_hls::scaled2<inrarch_hls::op_add, 6, 6, 5>>(1, inrarch_hls::streamed(s_mm_2__add_5), inrarch_hls::rom<1, 3>(rom_add_5_1), s_add_5__sin_6);  // add_5
+  inrarch_hls::unary<inrarch_hls::scaled1<inrarch_hls::op_sin, 5, 0>>(1, s_add_5__sin_6, out_y);  // sin_6
 }

@@ -11,6 +11,9 @@ typedef ap_fixed<32,10> data_t;
 typedef inrarch_hls::array_stream<data_t, inrarch_hls::shape<4,2>, 1> in_x_t;
 typedef inrarch_hls::array_stream<data_t, inrarch_hls::shape<4,3>, 1> out_y_t;
 
+// The arrays are streamed whole: one call is one batch.
+static const int kCompiledRows = 1;
+
 void model_top(in_x_t& in_x, out_y_t& out_y);
 
 #endif  // INRARCH_MODEL_H

@@ -1,7 +1,10 @@
 // INR-Arch HLS kernel library: array streams.
 //
 // An array_stream<T, Shape, Block> is an hls::stream of beats (Block elements of T each)
-// that carries one array of shape Shape in row-major order. Shape and block are
+// that carries `rows` arrays of shape Shape in row-major order, one after the other: Shape
+// is one sample's part (its dim 0 the sample's share of the batch dimension), and `rows`,
+// the number of samples, is a run-time argument of every kernel (1 for a design whose
+// samples are not independent, whose Shape is then the whole array). Shape and block are
 // compile-time metadata, so kernels check operand shapes with static_asserts and size
 // their loops from the types alone; the generated top declares one per dataflow stream.
 // Header-only, C++14 (what Vitis HLS compiles).

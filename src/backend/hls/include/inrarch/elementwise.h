@@ -42,6 +42,8 @@ struct op_mul_fabric {
 struct op_div { template <class T> static T apply(const T& a, const T& b) { return T(a / b); } };
 
 // ---- operand sources: fetch() once per beat, at(i, e) = element e of beat i -------------
+// (A ROM of a whole operand is only used with rows = 1; a row design's ROMs hold one
+// sample, P > 0.)
 template <class S>
 struct from_stream {
   S& s;
@@ -82,13 +84,14 @@ template <int B, int P = 0, class T> from_rom<T, B, P> rom(const T* r) { return 
 
 // out = Op(a): the only operand is streamed.
 template <class Op, class T, class S, int B>
-void unary(array_stream<T, S, B>& in, array_stream<T, S, B>& out) {
+void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out) {
+  const int n = rows * (S::numel() / B);
   beat<T, B> prev = beat<T, B>();
-  for (int i = 0; i <= S::numel() / B; ++i) {
+  for (int i = 0; i <= n; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
     beat<T, B> cur = beat<T, B>();
-    if (i < S::numel() / B) {
+    if (i < n) {
       beat<T, B> x = in.read();
       for (int e = 0; e < B; ++e) {
 #pragma HLS unroll
@@ -103,13 +106,14 @@ void unary(array_stream<T, S, B>& in, array_stream<T, S, B>& out) {
 // out = Op(a, b) with each operand streamed, a splat or a ROM (at least one streamed).
 // Streamed operands are read in operand order, as the schedule lists them.
 template <class Op, class A, class Bsrc, class T, class S, int B>
-void binary(A a, Bsrc b, array_stream<T, S, B>& out) {
+void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out) {
+  const int n = rows * (S::numel() / B);
   beat<T, B> prev = beat<T, B>();
-  for (int i = 0; i <= S::numel() / B; ++i) {
+  for (int i = 0; i <= n; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
     beat<T, B> cur = beat<T, B>();
-    if (i < S::numel() / B) {
+    if (i < n) {
       a.fetch();
       b.fetch();
       for (int e = 0; e < B; ++e) {

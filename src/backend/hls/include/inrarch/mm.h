@@ -139,8 +139,9 @@ void mm(array_stream<T, shape<M, K>, BA>& a, array_stream<T, shape<K, N>, BB>& b
 // A streamed, B a constant ROM (column-major K x N, weights.h): the SIREN layers.
 // ROM_BANKS is a const int because a pragma argument must be a constant; Vitis accepts
 // const variables there (UG1399, "Using Constants with Pragmas"), not every expression.
+// A has rows * M rows (M per sample); B is the same for every sample.
 template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BC>
-void mm_rom_b(array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
+void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
               array_stream<T, shape<M, N>, BC>& c) {
   const int ROM_BANKS = (PAR + 1) / 2;
   (void)ROM_BANKS;  // read only by the pragmas
@@ -149,8 +150,10 @@ void mm_rom_b(array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
   T arow[2][K];
 #pragma HLS array_partition variable = arow cyclic factor = PAR dim = 2
   mm_read_row(a, arow[0]);
-  for (int i = 0; i < M; ++i)
-    mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], b_rom, c, a, arow[(i + 1) % 2], i + 1 < M);
+  const int rows_of_a = rows * M;
+  for (int i = 0; i < rows_of_a; ++i)
+    mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], b_rom, c, a, arow[(i + 1) % 2],
+                                              i + 1 < rows_of_a);
 }
 
 // A a constant ROM (row-major M x K: row i's PAR reads are already consecutive), B streamed

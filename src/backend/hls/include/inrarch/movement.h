@@ -20,8 +20,9 @@
 namespace inrarch_hls {
 
 template <class T, class S, int B, class... Outs>
-void copy_stream(array_stream<T, S, B>& in, Outs&... outs) {
-  for (int i = 0; i < S::numel() / B; ++i) {
+void copy_stream(int rows, array_stream<T, S, B>& in, Outs&... outs) {
+  const int n = rows * (S::numel() / B);
+  for (int i = 0; i < n; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
     beat<T, B> v = in.read();
@@ -60,9 +61,10 @@ void permute(array_stream<T, SI, BI>& in, array_stream<T, SO, BO>& out) {
 // A constant output played from ROM, one beat a step; P > 0: the ROM holds the P values a
 // broadcast repeats, read with the wrapping index of from_rom (elementwise.h).
 template <int P = 0, class T, class S, int B>
-void rom_source(const T* rom, array_stream<T, S, B>& out) {
+void rom_source(int rows, const T* rom, array_stream<T, S, B>& out) {
   from_rom<T, B, P> r(rom);
-  for (int i = 0; i < S::numel() / B; ++i) {
+  const int n = rows * (S::numel() / B);
+  for (int i = 0; i < n; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
     r.fetch();
@@ -222,52 +224,57 @@ constexpr int sum_numel() {
 
 // out is first because the inputs are a pack (cat has any number).
 // A constant input is passed as a const_operand temporary (hence Ins&&).
+// Samples are independent: the map works within one sample's arrays, `rows` times; the
+// beats one sample never needs are drained after its last write, which is where the
+// whole-batch schedule reads them too (before the next sample's first needed beat).
 template <class Map, class T, class SO, int BO, class... Ins>
-void gather(array_stream<T, SO, BO>& out, Ins&&... ins) {
+void gather(int rows, array_stream<T, SO, BO>& out, Ins&&... ins) {
   enum { K = sizeof...(Ins), TOTAL = sum_numel<typename std::decay<Ins>::type...>() };
   const int numel[] = {std::decay<Ins>::type::numel...};
   const int block[] = {std::decay<Ins>::type::block...};
   const int beats[] = {gather_beats(ins)...};
-  int off[K], need[K], got[K], total[K];
-  for (int k = 0, o = 0; k < K; o += numel[k], ++k)
-    off[k] = o, need[k] = 0, got[k] = 0, total[k] = beats[k];
-  // Whole inputs are buffered in C simulation (simplest correct form); the schedule's
-  // buffer model counts only the replay span (expand) and open sums.
+  int off[K], need[K], got[K];
+  for (int k = 0, o = 0; k < K; o += numel[k], ++k) off[k] = o;
+  // One sample's inputs are buffered in C simulation (simplest correct form); the
+  // schedule's buffer model counts only the replay span (expand) and open sums.
   T buf[TOTAL];
   {
     int k = 0;
     int fill[] = {(gather_fill(ins, k++, buf, off), 0)...};
     (void)fill;
   }
-  for (int ob = 0; ob < SO::numel() / BO; ++ob) {
-    for (int e = 0; e < BO; ++e) {
-      int slot = 0, elem = 0;
-      Map::need(ob * BO + e, slot, elem);
-      if (elem / block[slot] + 1 > need[slot]) need[slot] = elem / block[slot] + 1;
-    }
-    for (bool done = false; !done;) {
+  for (int r = 0; r < rows; ++r) {
+    for (int k = 0; k < K; ++k) need[k] = 0, got[k] = 0;
+    for (int ob = 0; ob < SO::numel() / BO; ++ob) {
+      for (int e = 0; e < BO; ++e) {
+        int slot = 0, elem = 0;
+        Map::need(ob * BO + e, slot, elem);
+        if (elem / block[slot] + 1 > need[slot]) need[slot] = elem / block[slot] + 1;
+      }
+      for (bool done = false; !done;) {
 #pragma HLS pipeline II = 1
+        INRARCH_STEP();
+        int k = 0;
+        bool all[] = {gather_read_one(ins, k++, got, need, buf, off)...};
+        done = true;
+        for (int j = 0; j < K; ++j) done = done && all[j];
+        if (done) {
+          beat<T, BO> y;
+          for (int e = 0; e < BO; ++e) y.v[e] = Map::template value<T>(ob * BO + e, buf, off);
+          out.write(y);
+        }
+      }
+    }
+    for (int k = 0; k < K; ++k) need[k] = beats[k];
+    for (;;) {  // drain the beats no output of this sample needed
+      bool any = false;
+      for (int k = 0; k < K; ++k) any = any || got[k] < beats[k];
+      if (!any) break;
       INRARCH_STEP();
       int k = 0;
       bool all[] = {gather_read_one(ins, k++, got, need, buf, off)...};
-      done = true;
-      for (int j = 0; j < K; ++j) done = done && all[j];
-      if (done) {
-        beat<T, BO> y;
-        for (int e = 0; e < BO; ++e) y.v[e] = Map::template value<T>(ob * BO + e, buf, off);
-        out.write(y);
-      }
+      (void)all;
     }
-  }
-  for (int k = 0; k < K; ++k) need[k] = total[k];
-  for (;;) {  // drain the beats no output needed
-    bool any = false;
-    for (int k = 0; k < K; ++k) any = any || got[k] < total[k];
-    if (!any) break;
-    INRARCH_STEP();
-    int k = 0;
-    bool all[] = {gather_read_one(ins, k++, got, need, buf, off)...};
-    (void)all;
   }
 }
 

@@ -98,10 +98,12 @@ inline void step_to_recorder() {
 
 class driver {
  public:
-  driver(int argc, char** argv) {
+  // rows: the samples streamed (--rows N overrides the compiled batch).
+  driver(int argc, char** argv, int rows) : rows_(rows) {
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i];
       if (a == "--trace" && i + 1 < argc) trace_ = argv[++i];
+      else if (a == "--rows" && i + 1 < argc) rows_ = std::atoi(argv[++i]);
       else if (a == "--watchdog" && i + 1 < argc) watchdog_s_ = std::atof(argv[++i]);
       else if (a == "--data" && i + 1 < argc) data_ = argv[++i];
       else mode_ = a;
@@ -117,16 +119,18 @@ class driver {
   template <class S>
   void source(const char* name, S& s, const std::string& file) {
     std::string path = data_ + "/" + file;
-    process(name, [&s, path] { tb::feed(s, tb::load_bin(path, S::numel)); });
+    const std::size_t n = std::size_t(rows_) * S::numel;
+    process(name, [&s, path, n] { tb::feed(s, tb::load_bin(path, n)); });
   }
   template <class S>
   void sink(const char* name, S& s, const std::string& golden) {
     std::size_t k = got_.size();
     got_.emplace_back();
     golden_.push_back(data_ + "/" + golden);
-    sizes_.push_back(S::numel);
-    process(name, [this, &s, k] { got_[k] = tb::drain(s); });
+    sizes_.push_back(std::size_t(rows_) * S::numel);
+    process(name, [this, &s, k] { got_[k] = tb::drain(s, rows_); });
   }
+  int rows() const { return rows_; }
   int run();
 
  private:
@@ -145,6 +149,7 @@ class driver {
   std::string errors_json();
 
   std::string mode_ = "seq", trace_, data_ = "data";
+  int rows_ = 1;
   double watchdog_s_ = 1.0;
   std::vector<stream_rec> streams_;
   std::vector<proc_rec> procs_;

@@ -25,11 +25,12 @@ inline std::vector<double> load_bin(const std::string& file, std::size_t n) {
   return v;
 }
 
-// Writes the array (row-major) into the stream, one beat a step.
+// Writes the arrays (row-major, all samples) into the stream, one beat a step.
 template <class S>
 void feed(S& s, const std::vector<double>& v) {
   typedef typename S::elem_type T;
-  for (int i = 0; i < S::beats; ++i) {
+  const int n = int(v.size()) / S::block;
+  for (int i = 0; i < n; ++i) {
     INRARCH_STEP();
     typename S::beat_type b;
     for (int e = 0; e < S::block; ++e) b.v[e] = T(v[i * S::block + e]);
@@ -37,10 +38,11 @@ void feed(S& s, const std::vector<double>& v) {
   }
 }
 
+// Reads `rows` samples' arrays from the stream.
 template <class S>
-std::vector<double> drain(S& s) {
-  std::vector<double> v(S::numel);
-  for (int i = 0; i < S::beats; ++i) {
+std::vector<double> drain(S& s, int rows) {
+  std::vector<double> v(std::size_t(rows) * S::numel);
+  for (int i = 0; i < rows * S::beats; ++i) {
     INRARCH_STEP();
     typename S::beat_type b = s.read();
     for (int e = 0; e < S::block; ++e) v[i * S::block + e] = to_double(b.v[e]);

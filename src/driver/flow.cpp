@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <future>
 
 #include <fmt/format.h>
 
@@ -35,6 +36,11 @@ struct FlowState {
   std::filesystem::path out;  // the staged output folder
   nlohmann::json report;
   ir::Bundle bundle;
+  // A built-in model's reference values, evaluated beside the optimizer and the dataflow
+  // stage (they do not need them); joined by the reference stage, which then writes the
+  // compiled bundle (`saved`: the optimized graph, before any merging).
+  std::future<std::vector<Tensor>> reference;
+  std::optional<ir::Bundle> saved;
   std::optional<dataflow::Design> design;
   dataflow::Part part;
   hls::NumberType type;  // --type, or the precision stage's choice
@@ -60,9 +66,9 @@ void frontend(FlowState& s) {
     s.report["source"] = {{"builtin", "insp"}, {"order", o.builtin_order}, {"batch", spec.batch},
                           {"width", spec.dims.at(1)}, {"seed", spec.seed}};
     s.bundle = autodiff::build_insp_bundle(spec, o.builtin_order, false);
-    std::vector<Tensor> ref = passes::evaluate_in_rows(s.bundle.graph, s.bundle.inputs, s.bundle.params);
-    for (size_t i = 0; i < ref.size(); ++i)
-      s.bundle.reference[s.bundle.graph.outputs()[i].name] = std::move(ref[i]);
+    s.reference = std::async(std::launch::async, [b = s.bundle] {
+      return passes::evaluate_in_rows(b.graph, b.inputs, b.params);
+    });
   } else {
     s.report["source"] = {{"bundle", o.bundle_dir.string()}};
     s.bundle = ir::load_bundle(o.bundle_dir);
@@ -86,8 +92,23 @@ void optimize(FlowState& s) {
     progress(s, fmt::format("optimized {} -> {} op nodes", graph["op_nodes_imported"].get<int64_t>(),
                             pr["op_nodes_optimized"].get<int64_t>()));
   }
-  // The bundle the rest of the flow compiles (optimized graph, derived params).
-  ir::save_bundle(s.bundle, s.out / "bundle");
+  // The bundle the rest of the flow compiles (optimized graph, derived params), written
+  // once its reference values are in (reference stage).
+  s.saved = s.bundle;
+}
+
+// Waits for a built-in model's reference values, then writes OUT/bundle.
+void reference_stage(FlowState& s) {
+  if (s.reference.valid()) {
+    std::vector<Tensor> ref = s.reference.get();
+    const auto& outs = s.saved->graph.outputs();
+    for (size_t i = 0; i < ref.size(); ++i) {
+      s.saved->reference[outs[i].name] = ref[i];
+      s.bundle.reference[outs[i].name] = std::move(ref[i]);
+    }
+  }
+  ir::save_bundle(*s.saved, s.out / "bundle");
+  s.saved.reset();
 }
 
 dataflow::Arith arith_of(const hls::NumberType& t) {
@@ -187,15 +208,19 @@ nlohmann::json compile(const CompileOptions& o) {
   if (o.builtin_insp.has_value() == !o.bundle_dir.empty())
     throw Error("compile: give either a bundle folder or --builtin, not both or neither");
   StagingDir staging(o.out_dir, "report.json", "compile output");
-  FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}, dataflow::find_part(o.part),
+  FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}, {}, {}, dataflow::find_part(o.part),
               hls::parse_number_type(o.number_type)};
   s.report["tool"] = {{"name", "inrarch"}, {"version", "0.1"}};
   auto t0 = Clock::now();
 
   stage(s, "frontend", frontend);
   stage(s, "optimize", optimize);
-  if (o.max_error > 0) stage(s, "precision", precision_stage);
+  if (o.max_error > 0) {
+    stage(s, "reference", reference_stage);
+    stage(s, "precision", precision_stage);
+  }
   stage(s, "dataflow", dataflow_stage);
+  if (s.saved) stage(s, "reference", reference_stage);
   if (o.emit_mlir) stage(s, "mlir", mlir_stage);
   if (o.emit_hls) stage(s, "hls", hls_stage);
 

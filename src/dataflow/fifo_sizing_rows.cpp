@@ -21,21 +21,25 @@ void restate_for_rows(RowSizing& r, int64_t bound) {
   r.sized.final = r.final.resolution;
 }
 
+// Few rows (or no period): the whole batch is the prefix.
+RowSizing size_whole(const RowDesignBuilder& build, int64_t rows, const SizingOptions& opt,
+                     const RowOptions& ropt, RowSizing out) {
+  EventGraph eg(build(rows));
+  out.sized = size_fifos(eg, opt);
+  out.attempts = 1;
+  out.final = analyze_rows(build, rows, out.sized.depths, ropt);
+  out.peak.latency = out.sized.peak_latency;
+  restate_for_rows(out, out.sized.bound);
+  return out;
+}
+
 }  // namespace
 
 RowSizing size_fifos_rows(const RowDesignBuilder& build, int64_t rows, const SizingOptions& opt,
                           const RowOptions& ropt) {
   RowSizing out;
   out.peak = analyze_peak(build, rows, ropt);
-  if (out.peak.exact) {  // few rows: the full graph is the prefix
-    EventGraph eg(build(rows));
-    out.sized = size_fifos(eg, opt);
-    out.attempts = 1;
-    out.final = analyze_rows(build, rows, out.sized.depths, ropt);
-    out.peak.latency = out.sized.peak_latency;
-    restate_for_rows(out, out.sized.bound);
-    return out;
-  }
+  if (out.peak.exact) return size_whole(build, rows, opt, ropt, std::move(out));
   const auto bound = static_cast<int64_t>(std::floor((1.0 + opt.alpha) * double(out.peak.latency) + 1e-9));
   // Sizing costs what its prefix costs: try the shortest prefix first (its depths usually
   // hold the steady state too), then the one the peak needed, then with less slack.

@@ -12,6 +12,7 @@
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
+#include "frontend/load.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
 #include "dataflow/periodic.h"
@@ -151,7 +152,7 @@ nlohmann::json analyze_periodic(const AnalyzeArgs& a, const ir::Graph& g, const 
 }
 
 int run_analyze(const AnalyzeArgs& a) {
-  ir::Graph g = ir::load_graph(a.path);
+  ir::Graph g = frontend::load_graph(a.path);
   if (a.optimize) g = passes::run_pipeline(g).graph;
   LowerOptions lo;
   lo.block = a.block;

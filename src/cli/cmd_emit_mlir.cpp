@@ -7,6 +7,7 @@
 
 #include "backend/mlir/emit.h"
 #include "cli/cli.h"
+#include "frontend/load.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
 
@@ -30,9 +31,9 @@ int run_emit_mlir(const EmitMlirArgs& a) {
     if (!fs::is_directory(a.path))
       throw Error(fmt::format("{}: --inline-params needs a bundle folder (with params/*.npy)",
                               a.path));
-    b = ir::load_bundle(a.path);
+    b = frontend::load_bundle(a.path);
   } else {
-    b.graph = ir::load_graph(a.path);
+    b.graph = frontend::load_graph(a.path);
   }
   if (!a.out.empty()) {
     backend::mlir::write_design_mlir(b, a.out, opt);

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "driver/compare.h"
+#include "frontend/load.h"
 #include "ir/error.h"
 #include "ir/interpreter.h"
 
@@ -34,7 +35,7 @@ void print_values(const ir::Graph& g, const std::vector<ir::Tensor>& values) {
 
 int run_eval(const EvalArgs& a) {
   auto t0 = std::chrono::steady_clock::now();
-  ir::Bundle b = ir::load_bundle(a.dir);
+  ir::Bundle b = frontend::load_bundle(a.dir);
   std::vector<ir::Tensor> values = ir::evaluate(b.graph, b.inputs, b.params);
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!a.quiet) print_values(b.graph, values);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/cli.h"
+#include "frontend/load.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
 #include "ir/text.h"
@@ -67,11 +68,11 @@ int run_opt(const OptArgs& a) {
     throw Error(fmt::format("{}: -o writes a bundle, so the input must be a bundle folder", a.path));
   passes::PipelineResult r;
   if (is_bundle && !a.out_dir.empty()) {
-    ir::Bundle b = ir::load_bundle(a.path);
+    ir::Bundle b = frontend::load_bundle(a.path);
     r = passes::optimize_bundle(b, options);
     ir::save_bundle(b, a.out_dir);
   } else {
-    r = passes::run_pipeline(ir::load_graph(a.path), options);
+    r = passes::run_pipeline(frontend::load_graph(a.path), options);
   }
   if (a.stats) std::fputs(passes::stats_table(r).c_str(), stderr);
   if (a.out_dir.empty() || a.print_ir) std::fputs(ir::print_text(r.graph).c_str(), stdout);

@@ -10,6 +10,7 @@
 #include "backend/hls/hls.h"
 #include "cli/cli.h"
 #include "dataflow/lower.h"
+#include "frontend/load.h"
 #include "ir/error.h"
 #include "ir/staging.h"
 #include "passes/pipeline.h"
@@ -32,7 +33,7 @@ struct SweepArgs {
 
 int run_sweep(const SweepArgs& a) {
   if (a.builtin.empty() == a.bundle.empty()) throw Error("give a bundle folder or --builtin insp");
-  ir::Bundle b = a.builtin.empty() ? ir::load_bundle(a.bundle)
+  ir::Bundle b = a.builtin.empty() ? frontend::load_bundle(a.bundle)
                                    : autodiff::build_insp_bundle(
                                          insp_spec(a.order, a.batch, a.width, a.seed), a.order, false);
   passes::optimize_bundle(b);

@@ -18,6 +18,7 @@
 #include "dataflow/report.h"
 #include "driver/parallelism.h"
 #include "driver/precision.h"
+#include "frontend/load.h"
 #include "ir/staging.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
@@ -71,7 +72,7 @@ void frontend(FlowState& s) {
     });
   } else {
     s.report["source"] = {{"bundle", o.bundle_dir.string()}};
-    s.bundle = ir::load_bundle(o.bundle_dir);
+    s.bundle = frontend::load_bundle(o.bundle_dir);
   }
   const ir::Graph& g = s.bundle.graph;
   s.report["graph"] = {{"name", g.name()},

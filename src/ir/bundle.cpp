@@ -85,12 +85,13 @@ void write_folder(const Bundle& b, const fs::path& root) {
 
 }  // namespace
 
-Bundle load_bundle(const fs::path& dir) {
+Bundle load_bundle(const fs::path& dir, GraphFileReader read_graph) {
+  if (!read_graph) read_graph = read_graph_json;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw Error(fmt::format("{}: not a bundle folder (no such directory)", dir.string()));
   if (!fs::exists(dir / "graph.json", ec))
     throw Error(fmt::format("{}: not a bundle folder (no graph.json)", dir.string()));
-  Bundle b{read_graph_json(dir / "graph.json"), {}, {}, {}};
+  Bundle b{read_graph(dir / "graph.json"), {}, {}, {}};
   for (const Leaf& l : leaves(b.graph)) {
     const bool is_input = l.folder[0] == 'i';
     Tensor t = load_checked(dir / l.folder / file_name(l.name),
@@ -116,16 +117,17 @@ void save_bundle(const Bundle& b, const fs::path& dir) {
   }
 }
 
-Graph load_graph(const fs::path& path) {
+Graph load_graph(const fs::path& path, GraphFileReader read_graph) {
+  if (!read_graph) read_graph = read_graph_json;
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
     if (!fs::exists(path / "graph.json", ec))
       throw Error(fmt::format("{}: not a bundle folder (no graph.json)", path.string()));
-    return read_graph_json(path / "graph.json");
+    return read_graph(path / "graph.json");
   }
   if (!fs::exists(path, ec)) throw Error(fmt::format("{}: no such file or folder", path.string()));
   if (path.extension() == ".ir") return parse_text(detail::read_file(path), path.string());
-  if (path.extension() == ".json") return read_graph_json(path);
+  if (path.extension() == ".json") return read_graph(path);
   throw Error(fmt::format("{}: expected a bundle folder, a .ir or a .json file", path.string()));
 }
 

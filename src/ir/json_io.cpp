@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "frontend/aten_import.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
 #include "ir/io_detail.h"
@@ -300,7 +299,7 @@ std::string graph_json(const Graph& g) {
 
 }  // namespace
 
-Graph graph_from_json_text(std::string_view text, std::string_view filename) {
+json parse_graph_json_text(std::string_view text, std::string_view filename) {
   json j;
   try {
     j = json::parse(text);
@@ -313,8 +312,14 @@ Graph graph_from_json_text(std::string_view text, std::string_view filename) {
     throw Error(fmt::format("{}: malformed JSON: {}", filename, e.what()));
   }
   if (!j.is_object()) throw Error(fmt::format("{}: the top level must be a JSON object", filename));
+  return j;
+}
+
+Graph graph_from_json(const json& j, std::string_view filename) {
   const json format = j.value("format", json("inrarch-graph"));
-  if (format == "inrarch-aten") return frontend::graph_from_aten_json(j, filename);
+  if (format == "inrarch-aten")
+    throw Error(fmt::format("{}: an \"inrarch-aten\" graph (a PyTorch export) is read by the front end "
+                            "(frontend/load.h), not by the IR layer", filename));
   if (format != "inrarch-graph")
     throw Error(fmt::format("{}: unknown \"format\" {} (expected \"inrarch-graph\" or \"inrarch-aten\")",
                             filename, format.dump()));
@@ -325,6 +330,10 @@ Graph graph_from_json_text(std::string_view text, std::string_view filename) {
   } catch (const json::exception& e) {
     throw Error(fmt::format("{}: {}", filename, e.what()));
   }
+}
+
+Graph graph_from_json_text(std::string_view text, std::string_view filename) {
+  return graph_from_json(parse_graph_json_text(text, filename), filename);
 }
 
 Graph read_graph_json(const std::filesystem::path& file) {

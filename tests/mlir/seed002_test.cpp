@@ -9,6 +9,7 @@
 #include "backend/mlir/emit.h"
 #include "backend/mlir/toolchain.h"
 #include "graphs.h"
+#include "frontend/load.h"
 #include "ir/bundle.h"
 
 namespace inrarch::backend::mlir::testing {
@@ -47,7 +48,7 @@ TEST(MlirSeed002, TorchAddExportedEmittedLoweredExecuted) {
                           (tmp.path() / "export.log").string() + "' 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << "export failed; see " << tmp.path() / "export.log";
 
-  ir::Bundle b = ir::load_bundle(bundle);
+  ir::Bundle b = frontend::load_bundle(bundle);
   const std::string text = emit_mlir(b.graph);
   EXPECT_NE(text.find("func.func @forward(%in_x: tensor<1x3x10x10xf64>, %in_y: "
                       "tensor<1x3x10x10xf64>) -> tensor<1x3x10x10xf64>"),

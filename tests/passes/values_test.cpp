@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "autodiff/models.h"
+#include "frontend/load.h"
 #include "ir/interpreter.h"
 #include "passes/pipeline.h"
 
@@ -71,7 +72,7 @@ TEST(PassValues, BundlesInTestData) {
   if (fs::exists(dir))
     for (const auto& e : fs::directory_iterator(dir))
       if (fs::exists(e.path() / "graph.json") && fs::exists(e.path() / "reference")) {
-        expect_same_values(ir::load_bundle(e.path()), e.path().string());
+        expect_same_values(frontend::load_bundle(e.path()), e.path().string());
         ++n;
       }
   EXPECT_GE(n, 5) << "bundles missing under " << dir;

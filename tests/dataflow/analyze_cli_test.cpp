@@ -1,4 +1,5 @@
 // `inrarch analyze` end to end: a .ir file in, the deadlock explanation / latency out.
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -31,7 +32,7 @@ std::string fig5_file() {
   ir::NodeId x = g.input("x", {8, 1});
   ir::NodeId m = g.mm(g.param("w", {8, 8}), x);
   g.add_output("y", g.binary(ir::Op::Mul, m, g.unary(ir::Op::Cos, x)));
-  auto path = std::filesystem::temp_directory_path() / "inrarch_analyze_fig5.ir";
+  auto path = std::filesystem::temp_directory_path() / ("inrarch_analyze_fig5_" + std::to_string(::getpid()) + ".ir");
   std::ofstream(path) << ir::print_text(g);
   return path.string();
 }
@@ -48,7 +49,7 @@ TEST(AnalyzeCli, DeadlockJsonAndFix) {
   EXPECT_EQ(j["deepen"][0]["min_depth"], 3);
   EXPECT_FALSE(j["analysis"]["deadlock_free"].get<bool>());
 
-  auto depths = std::filesystem::temp_directory_path() / "inrarch_analyze_fig5_depths.json";
+  auto depths = std::filesystem::temp_directory_path() / ("inrarch_analyze_fig5_depths_" + std::to_string(::getpid()) + ".json");
   std::ofstream(depths) << R"({"s_copy_in_x__cos_3": 5})";  // n - 3
   j = nlohmann::json::parse(run("analyze " + file + " --json --depths " + depths.string(), &rc));
   EXPECT_EQ(rc, 0);
@@ -67,7 +68,7 @@ TEST(AnalyzeCli, DeadlockJsonAndFix) {
 // A batch of independent rows is analysed on a prefix by default: the verdicts, latency and
 // sized FIFOs must be those of the full analysis (--exact).
 TEST(AnalyzeCli, PrefixOfRowsAgreesWithExact) {
-  auto dir = std::filesystem::temp_directory_path() / "inrarch_analyze_rows";
+  auto dir = std::filesystem::temp_directory_path() / ("inrarch_analyze_rows_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   int rc = -1;
   run("model insp --order 1 --batch 300 --width 16 -o " + dir.string(), &rc);

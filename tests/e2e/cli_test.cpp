@@ -1,4 +1,5 @@
 // End-to-end tests of the `inrarch` binary: exit codes, messages, output folders.
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -20,7 +21,8 @@ class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("inrarch_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("inrarch_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+            "_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

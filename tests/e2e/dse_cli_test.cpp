@@ -1,6 +1,7 @@
 // `compile`'s search options end to end: the report's resources / floor / dse sections, a
 // smaller part and a tighter budget giving slower designs, --no-dse / --mm-par forcing
 // uniform ones, and bad values as one clear error.
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -20,10 +21,12 @@ RunResult run(const std::string& args) { return inrarch::test::run_cli(args); }
 
 class DseCli : public ::testing::Test {
  protected:
-  // One folder per test: ctest runs the tests of this file in parallel processes.
+  // One folder per test and process: ctest runs tests in parallel, and two checkouts may
+  // run the suite at once.
   fs::path dir_ = fs::temp_directory_path() /
                   ("inrarch_dse_cli_" +
-                   std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+                   std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+                   "_" + std::to_string(::getpid()));
   void SetUp() override {
     fs::remove_all(dir_);
     fs::create_directories(dir_);

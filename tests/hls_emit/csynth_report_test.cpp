@@ -1,5 +1,6 @@
 // Reading Vitis's csynth.xml: the sample in tests/data/hls/ (written in the documented
 // format) and malformed inputs.
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -38,7 +39,7 @@ TEST(CsynthReport, ReadsTheSample) {
 }
 
 TEST(CsynthReport, RejectsOtherFiles) {
-  auto tmp = std::filesystem::temp_directory_path() / "inrarch_bad_csynth.xml";
+  auto tmp = std::filesystem::temp_directory_path() / ("inrarch_bad_csynth_" + std::to_string(::getpid()) + ".xml");
   std::ofstream(tmp) << "<profile><UserAssignments><TopModelName>t</TopModelName>";
   EXPECT_THROW(parse_csynth_report(tmp), Error);  // unclosed
   std::ofstream(tmp) << "<?xml version=\"1.0\"?><report><a>1</a></report>";

@@ -1,5 +1,6 @@
 // Unit tests of the pass infrastructure: rebuild, the fixpoint driver's loop guard, param
 // transforms, the pipeline (hooks, report, errors), idempotence on real graphs, the CLI.
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -162,7 +163,7 @@ int run_cli(const std::string& args, std::string* out = nullptr) {
 
 // A small graph file for the CLI: T(T(w)) to cancel and a transposed weight to fold.
 std::string layer_file() {
-  const auto file = std::filesystem::temp_directory_path() / "inrarch-opt-cli-layer.ir";
+  const auto file = std::filesystem::temp_directory_path() / ("inrarch-opt-cli-layer-" + std::to_string(::getpid()) + ".ir");
   ir::Graph g("t");
   const NodeId x = g.input("x", {4, 3});
   const NodeId wt = g.transpose(g.param("w", {5, 3}));
@@ -192,7 +193,7 @@ TEST(OptCli, ErrorsExitOne) {
 }
 
 TEST(OptCli, WritesOptimizedBundleThatChecks) {
-  const auto dir = std::filesystem::temp_directory_path() / "inrarch-opt-cli-test";
+  const auto dir = std::filesystem::temp_directory_path() / ("inrarch-opt-cli-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   ASSERT_EQ(run_cli("model insp --order 2 --batch 4 --width 8 -o " + (dir / "in").string()), 0);
   std::string out;

@@ -44,7 +44,7 @@ RowSizing size_fifos_rows(const RowDesignBuilder& build, int64_t rows, const Siz
   // Sizing costs what its prefix costs: try the shortest prefix first (its depths usually
   // hold the steady state too), then the one the peak needed, then with less slack.
   const int64_t k = out.peak.rows_analysed;
-  const int64_t shortest = std::min(k, std::max<int64_t>(ropt.first_rows, 3));
+  const int64_t shortest = std::min(k, first_prefix_rows(ropt));
   struct Attempt {
     int64_t rows;
     double alpha;

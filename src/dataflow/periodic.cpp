@@ -4,6 +4,7 @@
 #include "dataflow/periodic.h"
 
 #include <algorithm>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -203,61 +204,72 @@ RowAnalysis exact_rows(const RowDesignBuilder& build, int64_t rows, const std::v
 
 }  // namespace
 
-RowAnalysis analyze_rows(const RowDesignBuilder& build, int64_t rows,
-                         const std::vector<int64_t>& depths, const RowOptions& opt) {
-  if (rows < 1) throw Error("periodic analysis: rows must be >= 1");
-  int64_t k = std::max<int64_t>(opt.first_rows, 3);
-  for (; 2 * k <= rows; k *= 2) {
-    RowPrefix pre(build, k);
-    Resolution res = pre.graph().resolve(depths);
-    RowAnalysis a;
-    a.rows = rows;
-    a.rows_analysed = k;
-    a.events = pre.graph().events();
-    a.fifo_ops = pre.graph().fifo_ops();
-    if (res.deadlock) {
-      if (!pre.deadlock_carries_over(res)) continue;
-      a.deadlock = true;
-      a.latency = res.latency;
-      a.resolution = std::move(res);
-      return a;
-    }
-    std::optional<Period> per = pre.period();
-    if (!per) continue;
-    a.period = per->cycles;
-    a.fill = res.latency - (k - 1) * per->cycles;
-    a.latency = a.fill + (rows - 1) * per->cycles;
-    a.observed_depths = pre.graph().observed_depths();
+int64_t first_prefix_rows(const RowOptions& opt) { return std::max<int64_t>(opt.first_rows, 3); }
+
+namespace {
+
+// B rows from a prefix resolved at `depths`, when it proves them: a repeating state, or a
+// deadlock that larger row counts share.
+std::optional<RowAnalysis> conclude(RowPrefix& pre, int64_t rows, const std::vector<int64_t>& depths) {
+  Resolution res = pre.graph().resolve(depths);
+  RowAnalysis a;
+  a.rows = rows;
+  a.rows_analysed = pre.rows();
+  a.events = pre.graph().events();
+  a.fifo_ops = pre.graph().fifo_ops();
+  if (res.deadlock) {
+    if (!pre.deadlock_carries_over(res)) return std::nullopt;
+    a.deadlock = true;
+    a.latency = res.latency;
     a.resolution = std::move(res);
-    a.resolution.latency = a.latency;
     return a;
   }
-  std::string note = k == std::max<int64_t>(opt.first_rows, 3)
-                         ? fmt::format("{} rows: fewer than twice the first prefix", rows)
-                         : fmt::format("no repeating state within {} rows", k / 2);
+  std::optional<Period> per = pre.period();
+  if (!per) return std::nullopt;
+  a.period = per->cycles;
+  a.fill = res.latency - (pre.rows() - 1) * per->cycles;
+  a.latency = a.fill + (rows - 1) * per->cycles;
+  a.observed_depths = pre.graph().observed_depths();
+  a.resolution = std::move(res);
+  a.resolution.latency = a.latency;
+  return a;
+}
+
+// Prefixes of k, 2k, ... rows (the first one given, when it is), then the whole batch.
+RowAnalysis analyze_from(const RowDesignBuilder& build, int64_t rows, const std::vector<int64_t>& depths,
+                         const RowOptions& opt, std::unique_ptr<RowPrefix> first) {
+  int64_t k = first ? first->rows() : first_prefix_rows(opt);
+  for (; 2 * k <= rows; k *= 2) {
+    std::unique_ptr<RowPrefix> pre = first ? std::move(first) : std::make_unique<RowPrefix>(build, k);
+    if (std::optional<RowAnalysis> a = conclude(*pre, rows, depths)) return *a;
+  }
+  std::string note = k == first_prefix_rows(opt) ? fmt::format("{} rows: fewer than twice the first prefix", rows)
+                                            : fmt::format("no repeating state within {} rows", k / 2);
   return exact_rows(build, rows, depths, opt, std::move(note));
 }
 
+}  // namespace
+
+RowAnalysis analyze_rows(const RowDesignBuilder& build, int64_t rows,
+                         const std::vector<int64_t>& depths, const RowOptions& opt) {
+  if (rows < 1) throw Error("periodic analysis: rows must be >= 1");
+  return analyze_from(build, rows, depths, opt, nullptr);
+}
+
 RowAnalysis analyze_peak(const RowDesignBuilder& build, int64_t rows, const RowOptions& opt) {
-  int64_t k = std::max<int64_t>(opt.first_rows, 3);
+  const int64_t k = first_prefix_rows(opt);
   if (2 * k > rows) {
     Design d = build(rows);
     return analyze_rows(build, rows, std::vector<int64_t>(d.streams.size(), kUnbounded), opt);
   }
-  // The prefix long enough for the sources' FIFOs to reach their steady fill: as long as
-  // the one the bounded analysis finds its period in.
-  RowAnalysis a;
-  for (;; k *= 2) {
-    RowPrefix pre(build, std::min(k, rows));
-    Resolution r = pre.graph().resolve(std::vector<int64_t>(pre.design().streams.size(), kUnbounded));
-    if (r.deadlock) throw Error("periodic analysis: the design deadlocks with unbounded FIFOs");
-    std::vector<int64_t> depths = pre.graph().observed_depths();
-    for (int64_t& d : depths) d = std::max(d, kShiftRegisterDepth);
-    RowOptions o = opt;
-    o.first_rows = std::min(k, rows);
-    a = analyze_rows(build, rows, depths, o);
-    if (!a.exact || a.rows_analysed == k || 2 * k > rows) return a;
-  }
+  // The depths the first prefix's unbounded run observes; longer prefixes are tried at the
+  // same depths, which throttle the sources to their steady fill.
+  auto pre = std::make_unique<RowPrefix>(build, k);
+  Resolution r = pre->graph().resolve(std::vector<int64_t>(pre->design().streams.size(), kUnbounded));
+  if (r.deadlock) throw Error("periodic analysis: the design deadlocks with unbounded FIFOs");
+  std::vector<int64_t> depths = pre->graph().observed_depths();
+  for (int64_t& d : depths) d = std::max(d, kShiftRegisterDepth);
+  return analyze_from(build, rows, depths, opt, std::move(pre));
 }
 
 }  // namespace inrarch::dataflow

@@ -98,6 +98,9 @@ struct RowOptions {
   int64_t exact_beats_limit = 1'000'000'000;  // refuse a full run over this many beats
 };
 
+// The first prefix tried: at least 3 rows, so a state can repeat between two inner rows.
+int64_t first_prefix_rows(const RowOptions& opt);
+
 // Analyses B = `rows` rows at the given depths (one per stream).
 RowAnalysis analyze_rows(const RowDesignBuilder& build, int64_t rows,
                          const std::vector<int64_t>& depths, const RowOptions& opt = {});

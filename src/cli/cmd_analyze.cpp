@@ -12,12 +12,12 @@
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
+#include "dataflow/periodic.h"
+#include "driver/rows.h"
 #include "frontend/load.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
-#include "dataflow/periodic.h"
 #include "passes/pipeline.h"
-#include "passes/rebatch.h"
 
 namespace inrarch::cli {
 
@@ -123,13 +123,8 @@ nlohmann::json analyze_exact(const AnalyzeArgs& a, Design& d, std::vector<int64_
 
 // A prefix of the rows (dataflow/periodic.h): the same verdicts, at a cost that does not
 // grow with the batch.
-nlohmann::json analyze_periodic(const AnalyzeArgs& a, const ir::Graph& g, const LowerOptions& lo,
-                                Design& d, int64_t rows, const std::vector<int64_t>& depths) {
-  auto build = [&](int64_t r) {
-    LowerOptions o = lo;
-    o.rows = r;
-    return lower(passes::rebatch(g, r), o);
-  };
+nlohmann::json analyze_periodic(const AnalyzeArgs& a, const RowDesignBuilder& build, Design& d,
+                                int64_t rows, const std::vector<int64_t>& depths) {
   RowAnalysis peak = analyze_peak(build, rows);
   RowAnalysis r = analyze_rows(build, rows, depths);
   nlohmann::json out = deadlock_json(d, r.resolution);
@@ -158,22 +153,13 @@ int run_analyze(const AnalyzeArgs& a) {
   lo.block = a.block;
   lo.mm_par = a.mm_par;
   lo.fanout = a.fanout == "chain" ? Fanout::Chain : Fanout::Star;
-  std::string why;
-  std::optional<int64_t> rows = passes::graph_rows(g, &why);
-  RowOptions ro;
-  if (a.exact) why = "--exact";
-  else if (a.deepen) why = "--deepen";
-  else if (rows && *rows <= 2 * ro.first_rows) why = fmt::format("{} rows: analysed whole", *rows);
-  const bool periodic = rows && why.empty();
-  if (periodic) lo.rows = *rows;
-  // One chain order for every number of rows, so the prefix's design is the batch's.
-  if (periodic && lo.fanout == Fanout::Chain)
-    lo.chain_order = std::make_shared<ChainOrder>(chain_order(passes::rebatch(g, std::min<int64_t>(*rows, 64)), lo));
-  Design d = lower(g, lo);
+  const driver::RowPlan rp = driver::plan_rows(g, RowOptions{}, a.exact ? "--exact" : a.deepen ? "--deepen" : "");
+  lo = driver::row_lowering(g, lo, rp);
+  Design d = driver::lower_at_batch(g, lo, rp);
   std::vector<int64_t> depths = read_depths(d, a.depths);
   d.set_depths(depths);
-  nlohmann::json out = periodic ? analyze_periodic(a, g, lo, d, *rows, depths)
-                                : analyze_exact(a, d, depths, why);
+  nlohmann::json out = rp.periodic ? analyze_periodic(a, driver::row_builder(g, lo), d, *rp.rows, depths)
+                                   : analyze_exact(a, d, depths, rp.why_exact);
   if (a.json) std::cout << out.dump(2) << "\n";
   return 0;
 }

@@ -23,7 +23,6 @@
 #include "ir/bundle.h"
 #include "ir/error.h"
 #include "passes/evaluate_rows.h"
-#include "passes/rebatch.h"
 #include "passes/pipeline.h"
 
 namespace inrarch::driver {
@@ -43,6 +42,7 @@ struct FlowState {
   std::future<std::vector<Tensor>> reference;
   std::optional<ir::Bundle> saved;
   std::optional<dataflow::Design> design;
+  int64_t rows = 0;      // the batch when rows are independent (DataflowResult::rows)
   dataflow::Part part;
   hls::NumberType type;  // --type, or the precision stage's choice
 };
@@ -139,6 +139,7 @@ void dataflow_stage(FlowState& s) {
   DataflowResult r = build_dataflow(s.bundle.graph, plan);
   s.bundle.graph = std::move(r.graph);  // the backends emit the graph the design lowers
   s.design = std::move(r.design);
+  s.rows = r.rows;
   s.part = plan.part;
   for (const auto& [key, section] : r.report.items()) s.report[key] = section;
   const auto& res = s.report["resources"];
@@ -179,7 +180,7 @@ void hls_stage(FlowState& s) {
   ho.type = s.type;
   if (s.opts.max_error > 0) ho.abs_tol = s.opts.max_error;  // the bound the type was chosen for
   ho.pow2_scaling = s.opts.pow2_scaling;
-  ho.rows = passes::graph_rows(s.bundle.graph).value_or(0);
+  ho.rows = s.rows;
   ho.evaluate = [](const ir::Graph& g, const std::vector<ir::NodeId>& nodes, const ir::TensorMap& in,
                    const ir::TensorMap& params, const ir::VisitFn& visit) {
     passes::visit_in_rows(g, nodes, in, params, visit);
@@ -209,7 +210,7 @@ nlohmann::json compile(const CompileOptions& o) {
   if (o.builtin_insp.has_value() == !o.bundle_dir.empty())
     throw Error("compile: give either a bundle folder or --builtin, not both or neither");
   StagingDir staging(o.out_dir, "report.json", "compile output");
-  FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}, {}, {}, dataflow::find_part(o.part),
+  FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}, {}, {}, 0, dataflow::find_part(o.part),
               hls::parse_number_type(o.number_type)};
   s.report["tool"] = {{"name", "inrarch"}, {"version", "0.1"}};
   auto t0 = Clock::now();

@@ -14,6 +14,7 @@
 #include "dataflow/event_graph.h"
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
+#include "driver/rows.h"
 #include "passes/merge_shared_mm.h"
 #include "passes/rebatch.h"
 
@@ -30,43 +31,10 @@ struct Sized {
   nlohmann::json analysis;  // report.json's analysis section
 };
 
-// How the design over the full batch is analysed: on a prefix of its rows, or beat by beat.
-struct RowPlan {
-  std::optional<int64_t> rows;  // the batch, when rows are independent
-  bool periodic = false;
-  std::string why_exact;
-  int64_t search_rows = 0;  // periodic: the rows the search and the chain order see
-};
-
-RowPlan plan_rows(const ir::Graph& g, const DataflowPlan& plan) {
-  RowPlan r;
-  std::string why;
-  r.rows = passes::graph_rows(g, &why);
-  if (plan.exact) r.why_exact = "--exact";
-  else if (!r.rows) r.why_exact = why;
-  else if (*r.rows <= 2 * plan.rows.first_rows) r.why_exact = fmt::format("{} rows: analysed whole", *r.rows);
-  else r.periodic = true;
-  if (r.periodic) r.search_rows = std::min(*r.rows, kSearchRows);
-  return r;
-}
-
-void finish(Sized& s, const DataflowPlan& plan) {
-  s.design.set_depths(s.sized.depths);
-  s.resources = estimate_resources(s.design, s.sized.depths, plan.arith, capacity(plan.part, plan.budget));
-}
-
-Sized lower_and_size(const ir::Graph& g, LowerOptions lo, const DataflowPlan& plan,
+Sized lower_and_size(const ir::Graph& g, const LowerOptions& lo_in, const DataflowPlan& plan,
                      const RowPlan& rp, std::vector<int64_t> reuse = {}) {
-  // One chain order for every number of rows, so the prefix's design is the batch's.
-  auto at_rows = [&](int64_t rows) {
-    LowerOptions o = lo;
-    o.rows = rows;
-    return o;
-  };
-  if (rp.periodic && lo.fanout == Fanout::Chain)
-    lo.chain_order = std::make_shared<ChainOrder>(
-        chain_order(passes::rebatch(g, rp.search_rows), at_rows(rp.search_rows)));
-  Sized s{lower(g, at_rows(rp.rows.value_or(0))), {}, {}, {}};
+  const LowerOptions lo = row_lowering(g, lo_in, rp);
+  Sized s{lower_at_batch(g, lo, rp), {}, {}, {}};
   SizingOptions so = plan.sizing;
   so.reuse = std::move(reuse);
   if (!rp.periodic) {
@@ -77,16 +45,17 @@ Sized lower_and_size(const ir::Graph& g, LowerOptions lo, const DataflowPlan& pl
     s.analysis["exact"] = true;
     s.analysis["why_exact"] = rp.why_exact;
   } else {
-    auto build = [&](int64_t rows) { return lower(passes::rebatch(g, rows), at_rows(rows)); };
-    RowSizing rs = size_fifos_rows(build, *rp.rows, so, plan.rows);
+    RowSizing rs = size_fifos_rows(row_builder(g, lo), *rp.rows, so, plan.rows);
     s.sized = std::move(rs.sized);
     s.analysis = rows_analysis_json(rs.final, rs.peak);
   }
-  finish(s, plan);
+  s.design.set_depths(s.sized.depths);
+  s.resources = estimate_resources(s.design, s.sized.depths, plan.arith, capacity(plan.part, plan.budget));
   return s;
 }
 
-DseResult search(const ir::Graph& g, const DataflowPlan& plan, const Usage& reserve, int front) {
+// g has `rows` rows (0: not independent).
+DseResult search(const ir::Graph& g, int64_t rows, const DataflowPlan& plan, const Usage& reserve, int front) {
   DseOptions o;
   o.part = plan.part;
   o.budget = plan.budget;
@@ -98,7 +67,7 @@ DseResult search(const ir::Graph& g, const DataflowPlan& plan, const Usage& rese
   one.mm_par = 1;
   one.mm_par_by_kernel.clear();
   one.fanout = Fanout::Star;  // the search only needs the kernels' cycles; star lowers once
-  one.rows = passes::graph_rows(g).value_or(0);
+  one.rows = rows;
   return search_parallelism(lower(g, one), o);
 }
 
@@ -128,20 +97,20 @@ Variant merged_variant(const ir::Graph& g, int64_t max_group, int64_t& merged) {
 }
 
 // Searches the variant's parallelism and costs its ROM and buffers.
-void score(Variant& v, const DataflowPlan& plan) {
-  v.dse = search(v.graph, plan, {}, 0);
+void score(Variant& v, int64_t rows, const DataflowPlan& plan) {
+  v.dse = search(v.graph, rows, plan, {}, 0);
   LowerOptions lo = plan.lower;
   lo.mm_par_by_kernel = v.dse.mm_par;
   lo.fabric_elementwise_mul = v.dse.fabric_elementwise_mul;
   lo.fanout = Fanout::Star;
-  lo.rows = passes::graph_rows(v.graph).value_or(0);
+  lo.rows = rows;
   Design d = lower(v.graph, lo);
   ResourceReport r = estimate_unsized(d, plan.arith, capacity(plan.part, plan.budget));
   v.data_bits = r.rom_bits + r.buffer_bits;
 }
 
 // Group sizes 1, 2, 4, ... until merging more changes nothing.
-Variant choose_merge(const ir::Graph& g, const DataflowPlan& plan) {
+Variant choose_merge(const ir::Graph& g, int64_t rows, const DataflowPlan& plan) {
   int64_t merged = 0, last = 0;
   Variant best = merged_variant(g, 1, merged);
   auto say = [&](const Variant& v) {
@@ -151,13 +120,13 @@ Variant choose_merge(const ir::Graph& g, const DataflowPlan& plan) {
                                 v.max_group, merged, v.dse.chosen.latency, v.dse.chosen.use.dsp,
                                 v.data_bits / 1e6, v.dse.fits ? "" : " (over budget)"));
   };
-  score(best, plan);
+  score(best, rows, plan);
   say(best);
   for (int64_t m = 2; m <= 64; m *= 2) {
     Variant v = merged_variant(g, m, merged);
     if (merged == last) break;
     last = merged;
-    score(v, plan);
+    score(v, rows, plan);
     say(v);
     if (better(v, best)) best = std::move(v);
   }
@@ -169,7 +138,7 @@ Variant choose_merge(const ir::Graph& g, const DataflowPlan& plan) {
 DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
   LowerOptions lo = plan.lower;
   std::optional<DseResult> dse;
-  const RowPlan rp = plan_rows(g, plan);
+  const RowPlan rp = plan_rows(g, plan.rows, plan.exact ? "--exact" : "");
   // The search's graph: the batch, or kSearchRows of it on a large batch of rows.
   ir::Graph searched = rp.periodic ? passes::rebatch(g, rp.search_rows) : g;
   ir::Graph graph = g;
@@ -177,13 +146,13 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
   const auto t0 = std::chrono::steady_clock::now();
   if (plan.merge > 1 || (plan.dse && plan.merge == 0)) {
     int64_t merged = 0;
-    Variant v = plan.merge > 0 ? merged_variant(searched, plan.merge, merged) : choose_merge(searched, plan);
+    Variant v = plan.merge > 0 ? merged_variant(searched, plan.merge, merged) : choose_merge(searched, rp.search_rows, plan);
     max_group = v.max_group;
     searched = std::move(v.graph);
     graph = rp.periodic ? merged_variant(g, max_group, merged).graph : searched;
   }
   if (plan.dse) {
-    dse = search(searched, plan, {}, 10);  // again, with the latency-vs-DSP front
+    dse = search(searched, rp.search_rows, plan, {}, 10);  // again, with the latency-vs-DSP front
     lo.mm_par_by_kernel = dse->mm_par;
     lo.fabric_elementwise_mul = dse->fabric_elementwise_mul;
   }
@@ -196,14 +165,14 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
                                 s.resources.over));
     Usage reserve = s.resources.fifos;
     reserve.dsp = 0;
-    dse = search(searched, plan, reserve, 10);
+    dse = search(searched, rp.search_rows, plan, reserve, 10);
     search_seconds += dse->seconds;
     lo.mm_par_by_kernel = dse->mm_par;
     lo.fabric_elementwise_mul = dse->fabric_elementwise_mul;
     // Same streams, slower kernels: the sized depths usually still hold (one resolve).
     s = lower_and_size(graph, lo, plan, rp, s.sized.depths);
   }
-  DataflowResult r{std::move(graph), std::move(s.design), std::move(s.sized), {}};
+  DataflowResult r{std::move(graph), std::move(s.design), std::move(s.sized), {}, rp.rows.value_or(0)};
   r.report["design"] = design_json(r.design);
   r.report["analysis"] = std::move(s.analysis);
   r.report["fifo"] = fifo_json(r.design, r.sized);
@@ -212,7 +181,7 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
   r.report["dse"] = dse ? dse_json(*dse) : nlohmann::json::object();
   r.report["dse"]["enabled"] = dse.has_value();
   r.report["dse"]["merge_max_group"] = max_group;
-  r.report["dse"]["rows"] = rp.periodic ? rp.search_rows : (rp.rows ? *rp.rows : 0);
+  r.report["dse"]["rows"] = rp.search_rows;
   if (dse) r.report["dse"]["seconds"] = search_seconds;
   return r;
 }

@@ -4,7 +4,7 @@
 // FIFOs, and cost the result (dataflow/resources.h). When the sized FIFOs push a searched
 // design over the budget, the search runs again with their cost held back. Without the
 // search (plan.dse false) the graph is lowered as it is, with plan.lower's uniform mm_par.
-// On a large batch of independent rows, the search sees the graph at kSearchRows rows and
+// On a large batch of independent rows (driver/rows.h), the search sees the graph at kSearchRows rows and
 // the FIFOs are sized and proven on a prefix (dataflow/periodic.h): the cost of this stage
 // does not grow with the batch.
 #pragma once
@@ -22,9 +22,6 @@
 #include "ir/graph.h"
 
 namespace inrarch::driver {
-
-// Rows the search evaluates designs at: enough for the pipeline to fill and run steadily.
-inline constexpr int64_t kSearchRows = 64;
 
 struct DataflowPlan {
   dataflow::LowerOptions lower;
@@ -47,6 +44,7 @@ struct DataflowResult {
   dataflow::Design design;
   dataflow::SizingResult sized;
   nlohmann::json report;  // report.json sections: design, analysis, fifo, resources, floor, dse
+  int64_t rows = 0;       // the batch when rows are independent (passes/rebatch.h), else 0
 };
 
 DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan);

@@ -1,5 +1,4 @@
 // `inrarch analyze` end to end: a .ir file in, the deadlock explanation / latency out.
-#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -7,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,10 @@
 // End-to-end tests of the `inrarch` binary: exit codes, messages, output folders.
-#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 

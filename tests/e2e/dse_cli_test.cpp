@@ -1,12 +1,12 @@
 // `compile`'s search options end to end: the report's resources / floor / dse sections, a
 // smaller part and a tighter budget giving slower designs, --no-dse / --mm-par forcing
 // uniform ones, and bad values as one clear error.
-#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,9 +1,9 @@
 // Reading Vitis's csynth.xml: the sample in tests/data/hls/ (written in the documented
 // format) and malformed inputs.
-#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <unistd.h>
 
 #include "backend/hls/hls.h"
 #include "ir/error.h"

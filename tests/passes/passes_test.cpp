@@ -1,11 +1,11 @@
 // Unit tests of the pass infrastructure: rebuild, the fixpoint driver's loop guard, param
 // transforms, the pipeline (hooks, report, errors), idempotence on real graphs, the CLI.
-#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <unistd.h>
 
 #include "autodiff/models.h"
 #include "ir/error.h"

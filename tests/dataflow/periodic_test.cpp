@@ -128,6 +128,36 @@ TEST(Periodic, RandomRowDesignsAgreeWithTheFullResolve) {
   RecordProperty("exact", exact);
 }
 
+// A design whose program is not the k-row program with rows inserted: when the row count
+// is odd, the sink waits 100 cycles at row 3. The programs at k and k + 1 rows differ
+// there for every k, so no cut may extrapolate (from 16 rows to 41 it would miss the wait):
+// the analysis must fall back to the full run.
+TEST(Periodic, ProgramsThatAreNotPerRowAreNotExtrapolated) {
+  auto at = [](int64_t rows) {
+    Design d;
+    for (const char* name : {"src", "sink"}) {
+      Process p;
+      p.name = name;
+      d.add_process(p);
+    }
+    StreamId s = d.add_stream(Stream{"s", 0, 1, 0, {rows}, 1, 2, 32});
+    for (int64_t r = 0; r < rows; ++r) {
+      d.processes[0].custom_steps.push_back({1, {{s, true}}});
+      d.processes[1].custom_steps.push_back({rows % 2 == 1 && r == 3 ? 100 : 2, {{s, false}}});
+    }
+    return d;
+  };
+  for (int64_t rows : {40, 41}) {
+    std::vector<int64_t> depths{2};
+    RowAnalysis a = analyze_rows(at, rows, depths);
+    Design full = at(rows);
+    EventGraph eg(full);
+    SCOPED_TRACE(rows);
+    EXPECT_EQ(a.latency, eg.resolve(depths).latency);
+    EXPECT_TRUE(a.exact) << a.note;
+  }
+}
+
 Design insp_design(int64_t rows, int order, int64_t mm_par, int64_t block = 1) {
   autodiff::SirenSpec spec;
   spec.dims = {2, 16, 16, 3};

@@ -53,6 +53,8 @@ NodeId cat(const AtenCtx& c);
 NodeId stack(const AtenCtx& c);
 NodeId select_backward(const AtenCtx& c);
 NodeId slice_backward(const AtenCtx& c);
+NodeId select_scatter(const AtenCtx& c);
+NodeId slice_scatter(const AtenCtx& c);
 NodeId copy(const AtenCtx& c);
 NodeId zeros(const AtenCtx& c);
 NodeId ones(const AtenCtx& c);

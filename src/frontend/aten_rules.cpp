@@ -24,7 +24,7 @@ constexpr std::pair<std::string_view, AtenRule> kRules[] = {
     {"lift_fresh", r::identity},          // PyTorch 2.x wraps traced constants
     {"lift_fresh_copy", r::identity},     // likewise
     {"_to_copy", r::to_copy},             // float64 → float64 only
-    {"copy", r::copy},                    // dst.copy_(src) → src broadcast to dst
+    {"copy", r::copy},                    // copy(dst, src) → src broadcast to dst
     // elementwise unary
     {"neg", r::unary<Op::Neg>},           // -x
     {"sin", r::unary<Op::Sin>},           // sin x
@@ -80,7 +80,9 @@ constexpr std::pair<std::string_view, AtenRule> kRules[] = {
     {"cat", r::cat},                      // concatenate
     {"stack", r::stack},                  // unsqueeze each, concatenate
     {"select_backward", r::select_backward},  // grad scattered into zeros at index
-    {"slice_backward", r::slice_backward},    // grad scattered into zeros at a:b
+    {"slice_backward", r::slice_backward},    // grad scattered into zeros at a:b:s
+    {"select_scatter", r::select_scatter},    // base with [.., i, ..] replaced: h[i] = v
+    {"slice_scatter", r::slice_scatter},      // base with [.., a:b:s, ..] replaced
     // factories: splat constants of the recorded shape
     {"zeros_like", r::zeros},             // 0
     {"ones_like", r::ones},               // 1

@@ -1,7 +1,8 @@
 // Builders for aten data movement (views, indexing, concatenation), the backward ops of
 // indexing that double backward records (select_backward, slice_backward: a zero-padded
-// scatter, built as cat with zero constants) and tensor factories (splat constants of the
-// recorded result shape).
+// scatter), the scatters that in-place updates of views become (select_scatter,
+// slice_scatter: the base with a part replaced), all built as one cat of slices, and tensor
+// factories (splat constants of the recorded result shape).
 #include <limits>
 
 #include <fmt/format.h>
@@ -14,20 +15,51 @@ namespace {
 
 int64_t rank_of(const AtenCtx& c, NodeId x) { return static_cast<int64_t>(c.g.shape(x).size()); }
 
-// `grad` placed at [start, start + len) of dimension `dim` of a zero tensor of the result shape.
-NodeId pad_with_zeros(const AtenCtx& c, NodeId grad, int64_t dim, int64_t start) {
-  const Shape& full = c.shape();
-  const int64_t len = c.g.shape(grad)[dim];
+// A part of x along dim: [lo, hi), or x itself when that is all of it.
+NodeId part(const AtenCtx& c, NodeId x, int64_t dim, int64_t lo, int64_t hi) {
+  return lo == 0 && hi == c.g.shape(x)[dim] ? x : c.g.slice(x, dim, lo, hi, 1);
+}
+
+// Python's slice bounds on a dim of size n: negative from the end, clamped to [0, n].
+int64_t bound(int64_t v, int64_t n) { return std::clamp<int64_t>(v < 0 ? v + n : v, 0, n); }
+
+// The result along `dim` takes the elements start, start + step, ... (< end) from `src`, in
+// order, and every other run [lo, hi) of elements from fill(lo, hi): zeros for the backward
+// of indexing, the base tensor for the scatters. Built as one cat of the runs.
+template <class Fill>
+NodeId scatter_runs(const AtenCtx& c, NodeId src, int64_t dim, int64_t start, int64_t end,
+                    int64_t step, Fill fill) {
+  if (step < 1) c.fail(fmt::format("slice step {} (must be positive)", step));
+  const int64_t n = c.shape()[dim];
+  auto from_src = [&](int64_t i) { return i >= start && i < end && (i - start) % step == 0; };
   std::vector<NodeId> parts;
-  auto zeros = [&](int64_t n) {
-    Shape s = full;
-    s[dim] = n;
-    parts.push_back(c.g.constant(0.0, s));
-  };
-  if (start > 0) zeros(start);
-  parts.push_back(grad);
-  if (full[dim] - start - len > 0) zeros(full[dim] - start - len);
-  return parts.size() == 1 ? grad : c.g.cat(parts, dim);
+  int64_t k = 0;  // elements of src used so far
+  for (int64_t i = 0; i < n;) {
+    const bool s = from_src(i);
+    int64_t j = i + 1;
+    while (j < n && from_src(j) == s && (!s || step == 1)) ++j;
+    parts.push_back(s ? part(c, src, dim, k, k + (j - i)) : fill(i, j));
+    k += s ? j - i : 0;
+    i = j;
+  }
+  if (k != c.g.shape(src)[dim])
+    c.fail(fmt::format("the source has {} elements along dim {}, the slice {}", c.g.shape(src)[dim], dim, k));
+  return parts.size() == 1 ? parts[0] : c.g.cat(parts, dim);
+}
+
+NodeId scatter_into_zeros(const AtenCtx& c, NodeId src, int64_t dim, int64_t start, int64_t end,
+                          int64_t step) {
+  return scatter_runs(c, src, dim, start, end, step, [&](int64_t lo, int64_t hi) {
+    Shape s = c.shape();
+    s[dim] = hi - lo;
+    return c.g.constant(0.0, s);
+  });
+}
+
+NodeId scatter_into(const AtenCtx& c, NodeId base, NodeId src, int64_t dim, int64_t start,
+                    int64_t end, int64_t step) {
+  return scatter_runs(c, src, dim, start, end, step,
+                      [&](int64_t lo, int64_t hi) { return part(c, base, dim, lo, hi); });
 }
 
 }  // namespace
@@ -116,20 +148,32 @@ NodeId stack(const AtenCtx& c) {
 NodeId select_backward(const AtenCtx& c) {  // (grad, input_sizes, dim, index)
   const auto r = static_cast<int64_t>(c.shape().size());
   const int64_t dim = norm_dim(c, c.integer(2, "dim"), r);
-  int64_t index = c.integer(3, "index");
-  if (index < 0) index += c.shape()[dim];
-  return pad_with_zeros(c, c.g.unsqueeze(c.tensor(0), dim), dim, index);
+  const int64_t index = bound(c.integer(3, "index"), c.shape()[dim]);
+  return scatter_into_zeros(c, c.g.unsqueeze(c.tensor(0), dim), dim, index, index + 1, 1);
 }
 
 NodeId slice_backward(const AtenCtx& c) {  // (grad, input_sizes, dim, start, end, step)
   const auto r = static_cast<int64_t>(c.shape().size());
+  const int64_t dim = norm_dim(c, c.integer(2, "dim"), r), n = c.shape()[dim];
+  return scatter_into_zeros(c, c.tensor(0), dim, bound(c.integer(3, "start"), n),
+                            bound(c.integer(4, "end"), n), c.integer(5, "step"));
+}
+
+NodeId select_scatter(const AtenCtx& c) {  // (base, src, dim, index)
+  const auto r = static_cast<int64_t>(c.shape().size());
   const int64_t dim = norm_dim(c, c.integer(2, "dim"), r);
-  if (c.integer(5, "step") != 1) c.fail("slice_backward with step != 1 is not supported");
-  const int64_t n = c.shape()[dim];
-  int64_t start = c.integer(3, "start");
-  if (start < 0) start += n;
-  start = std::clamp<int64_t>(start, 0, n);
-  return pad_with_zeros(c, c.tensor(0), dim, start);
+  const int64_t index = bound(c.integer(3, "index"), c.shape()[dim]);
+  return scatter_into(c, c.tensor(0), c.g.unsqueeze(c.tensor(1, "src"), dim), dim, index,
+                      index + 1, 1);
+}
+
+NodeId slice_scatter(const AtenCtx& c) {  // (base, src, dim=0, start=None, end=None, step=1)
+  const auto r = static_cast<int64_t>(c.shape().size());
+  const int64_t dim = norm_dim(c, c.integer_or(2, "dim", 0), r), n = c.shape()[dim];
+  const int64_t start = bound(c.integer_or(3, "start", 0), n);
+  const int64_t end = bound(c.integer_or(4, "end", n), n);
+  return scatter_into(c, c.tensor(0), c.tensor(1, "src"), dim, start, end,
+                      c.integer_or(5, "step", 1));
 }
 
 NodeId copy(const AtenCtx& c) { return c.broadcast(c.tensor(1, "src"), c.shape()); }

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "frontend/aten_context.h"
@@ -68,6 +69,55 @@ TEST(AtenImport, SliceBackwardScattersIntoZeros) {
   json sl = aten(1, "aten.slice.Tensor", {ref(0), 1, 1, 3, 1}, {2, 2});
   json back = aten(2, "aten.slice_backward.default", {ref(1), {2, 3}, 1, 1, 3, 1}, {2, 3});
   expect_near(run(graph_with({sl, back})), {0, -1, 2, 0, -0.25, 1});
+}
+
+TEST(AtenImport, SliceBackwardWithAStep) {
+  json sl = aten(1, "aten.slice.Tensor", {ref(0), 1, 0, 3, 2}, {2, 2});
+  json back = aten(2, "aten.slice_backward.default", {ref(1), {2, 3}, 1, 0, 3, 2}, {2, 3});
+  expect_near(run(graph_with({sl, back})), {0.5, 0, 2, 3, 0, 1});
+}
+
+// What in-place updates of views become (python/inrarch_torch/functional.py).
+json const_node(int id, json shape, json value) {
+  return {{"id", id}, {"op", "const"}, {"shape", std::move(shape)}, {"value", std::move(value)}};
+}
+
+TEST(AtenImport, SelectScatterReplacesOneIndex) {  // x[:, i] = [7, 8]
+  json src = const_node(1, {2}, {7.0, 8.0});
+  expect_near(run(graph_with({src, aten(2, "aten.select_scatter.default", {ref(0), ref(1), 1, 1}, {2, 3})})),
+              {0.5, 7, 2, 3, 8, 1});
+  expect_near(run(graph_with({src, aten(2, "aten.select_scatter.default", {ref(0), ref(1), -1, -1}, {2, 3})})),
+              {0.5, -1, 7, 3, -0.25, 8});
+}
+
+TEST(AtenImport, SliceScatterWithAndWithoutAStep) {  // x[:, 1:] = src, x[:, ::2] = src
+  json src = const_node(1, {2, 2}, {7.0, 8.0, 9.0, 10.0});
+  const json end = std::numeric_limits<int64_t>::max();
+  expect_near(run(graph_with({src, aten(2, "aten.slice_scatter.default", {ref(0), ref(1), 1, 1, end, 1}, {2, 3})})),
+              {0.5, 7, 8, 3, 9, 10});
+  expect_near(run(graph_with({src, aten(2, "aten.slice_scatter.default", {ref(0), ref(1), 1, 0, nullptr, 2}, {2, 3})})),
+              {7, -1, 8, 9, -0.25, 10});
+  expect_near(run(graph_with({src, aten(2, "aten.slice_scatter.default", {ref(0), ref(1)}, {2, 3},
+                                        {{"dim", 1}, {"start", -2}})})),
+              {0.5, 7, 8, 3, 9, 10});
+}
+
+TEST(AtenImport, ScatterOfTheWrongSizeNamesTheNode) {
+  json src = const_node(1, {2, 2}, {7.0, 8.0, 9.0, 10.0});
+  json g = graph_with({src, aten(2, "aten.slice_scatter.default", {ref(0), ref(1), 1, 2, 3, 1}, {2, 3})});
+  try {
+    graph_from_aten_json(g, "g.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("g.json: node 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the source has 2 elements along dim 1, the slice 1"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(AtenImport, CopyBroadcastsTheSource) {
+  json src = const_node(1, {3}, {1.0, 2.0, 3.0});
+  expect_near(run(graph_with({src, aten(2, "aten.copy.default", {ref(0), ref(1)}, {2, 3})})), {1, 2, 3, 1, 2, 3});
 }
 
 TEST(AtenImport, PowBySmallIntegersIsMultiplication) {

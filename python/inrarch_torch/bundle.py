@@ -26,8 +26,15 @@ def _save(folder, name, value):
     np.save(os.path.join(folder, npy_name(name)), arr, allow_pickle=False)
 
 
-def write_bundle(out_dir, graph, inputs, params, reference):
-    """Writes graph (a JSON-able dict) and the tensors (dicts name -> array) atomically."""
+def dtype_name(dtype):
+    """torch.float32 -> 'float32' (also for a numpy dtype or a name)."""
+    return str(dtype).replace("torch.", "")
+
+
+def write_bundle(out_dir, graph, inputs, params, reference, source_dtype=None):
+    """Writes graph (a JSON-able dict) and the tensors (dicts name -> array) atomically.
+    source_dtype: the dtype PyTorch computed the reference in, recorded in meta.json so that
+    `inrarch eval --check` picks its tolerance from it (docs/formats.md)."""
     out_dir = os.path.abspath(out_dir)
     parent = os.path.dirname(out_dir)
     os.makedirs(parent, exist_ok=True)
@@ -37,6 +44,10 @@ def write_bundle(out_dir, graph, inputs, params, reference):
         with open(os.path.join(tmp, "graph.json"), "w") as f:
             json.dump(graph, f, allow_nan=False)
             f.write("\n")
+        if source_dtype is not None:
+            with open(os.path.join(tmp, "meta.json"), "w") as f:
+                json.dump({"source_dtype": dtype_name(source_dtype)}, f)
+                f.write("\n")
         for sub, tensors in (("inputs", inputs), ("params", params), ("reference", reference)):
             for name, value in tensors.items():
                 _save(os.path.join(tmp, sub), name, value)

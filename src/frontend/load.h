@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 #include "ir/bundle.h"
@@ -17,5 +18,10 @@ ir::Graph read_graph_json(const std::filesystem::path& file);
 // ir::load_bundle / ir::load_graph with this reader.
 ir::Bundle load_bundle(const std::filesystem::path& dir);
 ir::Graph load_graph(const std::filesystem::path& path);
+
+// The dtype the bundle's reference/ was computed in: "source_dtype" of DIR/meta.json, which
+// the PyTorch exporter writes ("float32", "float64"); "float64" when there is no meta.json
+// (the C++ writers compute in double). Errors name the file.
+std::string source_dtype(const std::filesystem::path& dir);
 
 }  // namespace inrarch::frontend

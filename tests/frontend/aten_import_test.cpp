@@ -10,8 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "frontend/aten_context.h"
+#include "frontend/load.h"
 #include "ir/error.h"
 #include "ir/interpreter.h"
+#include "../io_test_util.h"
 
 namespace inrarch::frontend {
 namespace {
@@ -181,6 +183,17 @@ TEST(AtenImport, ShapeDisagreementIsAnError) {
   json no_outputs = graph_with({});
   no_outputs["outputs"] = json::array();
   EXPECT_THROW(graph_from_aten_json(no_outputs, "g.json"), Error);
+}
+
+TEST(SourceDtype, FromTheExportersMetaJsonElseFloat64) {
+  ir::testing::TempDir dir;
+  EXPECT_EQ(source_dtype(dir.path()), "float64");  // a bundle the C++ side wrote
+  ir::testing::spit(dir / "meta.json", R"({"source_dtype": "float32"})");
+  EXPECT_EQ(source_dtype(dir.path()), "float32");
+  ir::testing::spit(dir / "meta.json", R"({"source_dtype": 32})");
+  ir::testing::expect_error([&] { source_dtype(dir.path()); }, {"meta.json", "must be a string"});
+  ir::testing::spit(dir / "meta.json", "{\"source_dtype\": ");
+  ir::testing::expect_error([&] { source_dtype(dir.path()); }, {"meta.json:1:", "malformed JSON"});
 }
 
 TEST(AtenImport, PythonMirrorOfTheRuleTableIsCurrent) {

@@ -1,9 +1,9 @@
 """Serialization of a traced aten FX graph into the "inrarch-aten" graph.json (docs/pytorch.md).
 
-Three things happen on the way, all because FX graphs are not pure dataflow:
-- in-place ops (add_, mul_, ...) rebind later uses of the mutated tensor to their own node;
-- multi-output ops (unbind, split) are rewritten per used item into select / slice;
-- only nodes reachable from the outputs are written (dead code, e.g. is_same_size, goes).
+The graph has been made out-of-place first (functional.py: no in-place ops, items of unbind /
+split as select / slice), so this writes a pure dataflow graph: only nodes reachable from the
+outputs (dead code such as is_same_size, or the isnan test of a specialised branch, goes),
+each refusing what the C++ importer does not map.
 """
 import math
 import operator
@@ -12,6 +12,7 @@ import os
 import torch
 
 from .bundle import ExportError
+from .functional import base_name, meta_value
 
 _SUPPORTED = None
 
@@ -26,38 +27,11 @@ def supported_ops():
     return _SUPPORTED
 
 
-def base_name(op_name):
-    """'aten.add_.Tensor' -> 'add_'."""
-    name = op_name[5:] if op_name.startswith("aten.") else op_name
-    return name.split(".")[0]
-
-
 def is_supported(op_name):
     base = base_name(op_name)
     if base in supported_ops():
         return True
     return base.endswith("_") and not base.endswith("__") and base[:-1] in supported_ops()
-
-
-def _meta_value(node):
-    # PyTorch 2.x stores a fake tensor in meta["val"]; 1.13 a TensorMetadata in "tensor_meta".
-    val = node.meta.get("val")
-    return val if val is not None else node.meta.get("tensor_meta")
-
-
-def _mutates_first_arg(target):
-    args = getattr(target, "_schema", None)
-    args = args.arguments if args is not None else []
-    info = args[0].alias_info if args else None
-    return info is not None and info.is_write
-
-
-def _is_view_op(target):
-    schema = getattr(target, "_schema", None)
-    if schema is None or not schema.returns:
-        return False
-    info = schema.returns[0].alias_info
-    return info is not None and not info.is_write
 
 
 def _float_json(v):
@@ -67,103 +41,41 @@ def _float_json(v):
 
 
 class AtenGraphWriter:
-    """Turns one make_fx GraphModule into the JSON dict (see module doc)."""
+    """Turns one out-of-place make_fx GraphModule into the JSON dict (see module doc)."""
 
     def __init__(self, gm, leaf_kinds, output_names, name):
         self.gm = gm
-        self.leaf_kinds = leaf_kinds      # placeholder index -> ("input"|"param", name)
+        self.leaf_kinds = leaf_kinds      # placeholder node -> ("input"|"param", name)
         self.output_names = output_names
         self.name = name
-        self.alias = {}                   # fx node -> fx node that now holds its value
-        self.rewritten = {}               # getitem fx node -> (op name, args)
         self.ids = {}
-        self.args = {}                    # fx node -> (args, kwargs) with aliases resolved
-
-    def resolve(self, node):
-        while node in self.alias:
-            node = self.alias[node]
-        return node
 
     def to_json(self):
-        order = self._scan()
-        live = self._live(order)
-        nodes = []
-        for node in order:
-            if node in live:
-                nodes.append(self._node_json(node, len(nodes)))
-        outputs = [{"name": n, "node": self.ids[self.resolve(v)]}
-                   for n, v in zip(self.output_names, self._output_values())]
-        return {"format": "inrarch-aten", "version": 1, "name": self.name,
-                "nodes": nodes, "outputs": outputs}
-
-    # -- pass 1: aliasing of in-place ops, rewriting of multi-output items ------------
-    def _scan(self):
         order = []
         for node in self.gm.graph.nodes:
-            if node.op == "call_function" and node.target is operator.getitem:
-                self._rewrite_item(node)
-            if node.op == "call_function":
-                # Arguments see only the in-place updates made before this node.
-                if node in self.rewritten:
-                    args, kwargs = self.rewritten[node][1], {}
-                else:
-                    args, kwargs = node.args, node.kwargs
-                self.args[node] = (self._resolve_tree(args), self._resolve_tree(kwargs))
-                if _mutates_first_arg(node.target):
-                    self._check_inplace(node)
-                    self.alias[self.resolve(node.args[0])] = node
             if node.op in ("placeholder", "get_attr", "call_function"):
                 order.append(node)
             elif node.op != "output":
                 raise ExportError(f"node {node.name}: unsupported FX node kind {node.op!r}")
-        return order
+        live = self._live()
+        nodes = []
+        for node in order:
+            if node in live:
+                nodes.append(self._node_json(node, len(nodes)))
+        outputs = [{"name": n, "node": self.ids[v]}
+                   for n, v in zip(self.output_names, self._output_values())]
+        return {"format": "inrarch-aten", "version": 1, "name": self.name,
+                "nodes": nodes, "outputs": outputs}
 
-    def _resolve_tree(self, a):
-        if isinstance(a, torch.fx.Node):
-            return self.resolve(a)
-        if isinstance(a, (list, tuple)):
-            return type(a)(self._resolve_tree(x) for x in a)
-        if isinstance(a, dict):
-            return {k: self._resolve_tree(v) for k, v in a.items()}
-        return a
-
-    def _check_inplace(self, node):
-        target = self.resolve(node.args[0])
-        if target.op == "call_function" and _is_view_op(target.target):
-            raise ExportError(
-                f"node {node.name} ({node.target}): in-place update of a view "
-                f"({target.target}) is not supported: the base tensor would change too; "
-                "write it out of place")
-
-    def _rewrite_item(self, node):
-        parent, i = node.args
-        op = str(parent.target)
-        base = base_name(op)
-        a = list(parent.args) + [None] * 3
-        if base == "unbind":
-            self.rewritten[node] = ("aten.select.int", [a[0], a[1] or 0, i])
-        elif base in ("split", "split_with_sizes"):
-            dim = a[2] or 0
-            size = self._meta_shape(a[0])[dim]
-            sizes = a[1] if isinstance(a[1], (list, tuple)) else [a[1]] * math.ceil(size / a[1])
-            start = sum(sizes[:i])
-            self.rewritten[node] = ("aten.slice.Tensor", [a[0], dim, start, start + sizes[i], 1])
-        else:
-            raise ExportError(f"node {node.name}: item {i} of multi-output op {op} "
-                              "is not supported (only unbind / split)")
-
-    # -- pass 2: liveness from the outputs -------------------------------------------
+    # -- liveness from the outputs ----------------------------------------------------
     def _output_values(self):
         out = [n for n in self.gm.graph.nodes if n.op == "output"][0]
         vals = out.args[0]
         return list(vals) if isinstance(vals, (list, tuple)) else [vals]
 
-    def _args_of(self, node):
-        return self.args.get(node, ((), {}))
-
-    def _live(self, order):
+    def _live(self):
         live = set()
-        stack = [self.resolve(v) for v in self._output_values()]
+        stack = list(self._output_values())
         for v in stack:
             if not isinstance(v, torch.fx.Node):
                 raise ExportError(f"output {v!r} is not a tensor computed from the inputs")
@@ -172,8 +84,7 @@ class AtenGraphWriter:
             if node in live:
                 continue
             live.add(node)
-            args, kwargs = self._args_of(node)
-            for arg in list(args) + list(kwargs.values()):
+            for arg in list(node.args) + list(node.kwargs.values()):
                 stack.extend(self._refs(arg))
         return live
 
@@ -184,9 +95,9 @@ class AtenGraphWriter:
             return [r for a in arg for r in self._refs(a)]
         return []
 
-    # -- pass 3: JSON ----------------------------------------------------------------
+    # -- JSON ---------------------------------------------------------------------------
     def _meta_shape(self, node):
-        val = _meta_value(node)
+        val = meta_value(node)
         if val is None or not hasattr(val, "shape"):
             raise ExportError(f"node {node.name} ({node.target}): no tensor metadata "
                               "(not a single tensor)")
@@ -203,13 +114,14 @@ class AtenGraphWriter:
             value = getattr(self.gm, node.target).detach().to(torch.float64)
             return {"id": nid, "op": "const", "shape": list(value.shape),
                     "value": [float(v) for v in value.reshape(-1).tolist()]}
-        op, (args, kwargs) = str(node.target), self._args_of(node)
-        if node in self.rewritten:
-            op = self.rewritten[node][0]
+        op, args, kwargs = str(node.target), node.args, node.kwargs
+        if node.target is operator.getitem:
+            raise ExportError(f"{where}: item {args[1]} of the multi-output op "
+                              f"{args[0].target} is not supported (only unbind / split)")
         if not is_supported(op):
             raise ExportError(f"{where}: unsupported aten op '{base_name(op)}' ({op}); "
                               "see docs/pytorch.md for the supported ops")
-        val = _meta_value(node)
+        val = meta_value(node)
         if val is not None and getattr(val, "dtype", torch.float64) not in (
                 torch.float64, torch.float32, torch.float16, torch.bool):
             raise ExportError(f"{where}: {op} yields a {val.dtype} tensor; only floating-point "

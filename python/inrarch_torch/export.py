@@ -6,6 +6,7 @@ import torch
 
 from .aten_graph import AtenGraphWriter
 from .bundle import ExportError, write_bundle
+from .functional import functionalize_graph
 
 try:  # PyTorch >= 1.12 (1.13 in Debian, 2.x upstream)
     from torch.fx.experimental.proxy_tensor import make_fx
@@ -73,7 +74,7 @@ def trace(fn, inputs, params):
         out_names[:] = names
         return list(values)
 
-    gm = make_fx(flat_fn)(*inputs.values(), *params.values())
+    gm = functionalize_graph(make_fx(flat_fn)(*inputs.values(), *params.values()))
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     kinds = [("input", n) for n in in_names] + [("param", n) for n in p_names]
     return gm, dict(zip(placeholders, kinds)), out_names
@@ -97,7 +98,7 @@ def export(fn, inputs, params, out_dir, dtype=torch.float64, name="main"):
     write_bundle(out_dir, graph,
                  {k: v.detach().numpy() for k, v in ins.items() if k in used},
                  {k: v.detach().numpy() for k, v in ps.items() if k in used},
-                 reference)
+                 reference, source_dtype=dtype)
     result = ExportResult(graph, fx_nodes, seconds, reference)
     result.total_seconds = time.perf_counter() - t0  # with the eager reference and the writing
     return result

@@ -1,11 +1,17 @@
-"""The aten graph writer: in-place rebinding, dead code, multi-output rewriting, schema."""
+"""The aten graph writer and the out-of-place pass before it: in-place ops made functional,
+dead code, multi-output rewriting, schema."""
 import unittest
 
 import torch
 
-from tests.util import TmpDirTest
+from tests.util import TmpDirTest, eval_check
 from inrarch_torch import export
 from inrarch_torch.aten_graph import is_supported
+
+
+def inplace_ops(graph):
+    return [n["op"] for n in graph["nodes"] if n["op"].startswith("aten.")
+            and n["op"].split(".")[1].endswith("_")]
 
 
 def nodes_by_op(graph):
@@ -20,7 +26,7 @@ class AtenGraphTest(TmpDirTest):
         x = torch.arange(6, dtype=torch.float64).reshape(3, 2) if x is None else x
         return export(fn, {"x": x}, {}, self.path("b")).graph
 
-    def test_inplace_rebinds_later_uses_only(self):
+    def test_inplace_becomes_out_of_place_for_later_uses_only(self):
         def fn(i, p):
             y = i["x"] * 2
             before = torch.sin(y)
@@ -28,13 +34,42 @@ class AtenGraphTest(TmpDirTest):
             return [before, y * 3]
         g = self.export(fn)
         ops = nodes_by_op(g)
+        self.assertEqual(inplace_ops(g), [])
         mul2 = [n for n in ops["aten.mul.Tensor"] if n["args"][1] == 2][0]
-        add_ = ops["aten.add_.Tensor"][0]
+        add = ops["aten.add.Tensor"][0]
         sin = ops["aten.sin.default"][0]
         mul3 = [n for n in ops["aten.mul.Tensor"] if n["args"][1] == 3][0]
         self.assertEqual(sin["args"][0], {"node": mul2["id"]})      # before the update
-        self.assertEqual(add_["args"][0], {"node": mul2["id"]})
-        self.assertEqual(mul3["args"][0], {"node": add_["id"]})     # after it
+        self.assertEqual(add["args"], [{"node": mul2["id"]}, 1])
+        self.assertEqual(mul3["args"][0], {"node": add["id"]})      # after it
+
+    def test_update_of_a_view_reaches_the_base_and_older_views(self):
+        def fn(i, p):
+            y = i["x"] * 2
+            col = y[:, 1]          # a view made before the update sees it too
+            y[:, 0].mul_(3)
+            y[1:, 1] = -1.0
+            return [y, col * 1]
+        g = self.export(fn)
+        ops = nodes_by_op(g)
+        self.assertIn("aten.select_scatter.default", ops)
+        self.assertIn("aten.slice_scatter.default", ops)
+        self.assertEqual(inplace_ops(g), [])
+        eval_check(self, self.path("b"))   # y = [[0, 2], [12, -1], [24, -1]], col = [2, -1, -1]
+
+    def test_masked_and_listed_assignment(self):
+        def fn(i, p):
+            y = torch.sin(i["x"] * 3)
+            y[y < 0] = 0.0                   # a mask: where(mask, 0, y)
+            z = i["x"] * 1
+            z[:, [1, 0]] = y * 2             # constant indices: a select_scatter each
+            return [y, z]
+        g = self.export(fn)
+        ops = nodes_by_op(g)
+        self.assertIn("aten.where.self", ops)
+        self.assertEqual(len(ops["aten.select_scatter.default"]), 2)
+        self.assertEqual(inplace_ops(g), [])
+        eval_check(self, self.path("b"))
 
     def test_dead_code_is_dropped(self):
         def fn(i, p):

@@ -3,5 +3,7 @@ the C++ compiler imports. See docs/pytorch.md."""
 from .bundle import ExportError
 from .export import ExportResult, export
 from .autograd_walk import export_autograd, count_grad_fn_nodes
+from .tracing import SpecializationWarning
 
-__all__ = ["export", "export_autograd", "count_grad_fn_nodes", "ExportError", "ExportResult"]
+__all__ = ["export", "export_autograd", "count_grad_fn_nodes", "ExportError", "ExportResult",
+           "SpecializationWarning"]

@@ -43,11 +43,13 @@ def _float_json(v):
 class AtenGraphWriter:
     """Turns one out-of-place make_fx GraphModule into the JSON dict (see module doc)."""
 
-    def __init__(self, gm, leaf_kinds, output_names, name):
+    def __init__(self, gm, leaf_kinds, output_names, name, traced_numbers=None):
         self.gm = gm
         self.leaf_kinds = leaf_kinds      # placeholder node -> ("input"|"param", name)
         self.output_names = output_names
         self.name = name
+        # Numbers read from traced tensors (tracing.py) -> the line that read them.
+        self.traced_numbers = traced_numbers or {}
         self.ids = {}
 
     def to_json(self):
@@ -140,6 +142,12 @@ class AtenGraphWriter:
         if a is None or isinstance(a, (bool, int, str)):
             return a
         if isinstance(a, float):
+            if a in self.traced_numbers:
+                raise ExportError(
+                    f"{self.traced_numbers[a]}: the number read here from a traced tensor "
+                    f"({a!r} on the example inputs) is a constant of {where}: the graph would "
+                    "be right for these inputs only; keep it a tensor (drop the float(), "
+                    "int() or .item() that reads it)")
             return _float_json(a)
         if isinstance(a, (torch.dtype, torch.device, torch.layout, torch.memory_format)):
             return str(a)

@@ -1,17 +1,20 @@
 """inrarch_torch.export: trace a PyTorch function (autograd.grad calls included) into aten ops
-with make_fx and write a bundle the C++ compiler imports (docs/pytorch.md)."""
+with make_fx and write a bundle the C++ compiler imports (docs/pytorch.md).
+
+The user's code runs unchanged: in-place updates are made out of place after the trace
+(functional.py), Python control flow on traced values is specialised on the example inputs
+with a warning (tracing.py), and the modules and tensors it closes over are converted to the
+export dtype and become params (closure.py).
+"""
 import time
 
 import torch
 
 from .aten_graph import AtenGraphWriter
 from .bundle import ExportError, write_bundle
+from .closure import Converted, closed_over_tensors
 from .functional import functionalize_graph
-
-try:  # PyTorch >= 1.12 (1.13 in Debian, 2.x upstream)
-    from torch.fx.experimental.proxy_tensor import make_fx
-except ImportError:  # pragma: no cover - too old a PyTorch
-    make_fx = None
+from .tracing import default_dtype, run_make_fx
 
 
 class ExportResult:
@@ -59,45 +62,64 @@ def _fresh(leaves, dtype):
     return {k: _leaf(k, v, dtype) for k, v in leaves.items()}
 
 
-def trace(fn, inputs, params):
-    """make_fx trace of fn with every input and param a graph input (so no value is baked
-    in as a constant). Returns (GraphModule, leaf kinds by placeholder, output names)."""
-    if make_fx is None:
-        raise ExportError("this PyTorch has no torch.fx.experimental.proxy_tensor.make_fx")
-    in_names, p_names = list(inputs), list(params)
+def _closed_over_names(fn, taken):
+    """name -> tensor fn closes over, renamed where a name is an input or param already."""
+    out = {}
+    for name, t in closed_over_tensors(fn).items():
+        while name in taken or name in out:
+            name += "_closed"
+        out[name] = t
+    return out
+
+
+def trace(fn, inputs, params, closed=None, dtype=torch.float64):
+    """make_fx trace of fn with every input, param and closed-over tensor a graph input (so
+    no value is baked in as a constant), made out of place. Returns (GraphModule, leaf kinds
+    by placeholder, output names, numbers read from traced tensors -> their line)."""
+    closed = closed or {}
+    in_names, p_names = list(inputs), list(params) + list(closed)
     out_names = []
 
     def flat_fn(*vals):
         ins = dict(zip(in_names, vals[:len(in_names)]))
-        ps = dict(zip(p_names, vals[len(in_names):]))
+        ps = dict(zip(params, vals[len(in_names):]))
+        # The closed-over tensors are placeholders by identity: fn uses them directly.
         names, values = _named_outputs(fn(ins, ps))
         out_names[:] = names
         return list(values)
 
-    gm = functionalize_graph(make_fx(flat_fn)(*inputs.values(), *params.values()))
+    gm, numbers = run_make_fx(
+        flat_fn, [*inputs.values(), *params.values(), *closed.values()], dtype)
+    gm = functionalize_graph(gm)
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     kinds = [("input", n) for n in in_names] + [("param", n) for n in p_names]
-    return gm, dict(zip(placeholders, kinds)), out_names
+    return gm, dict(zip(placeholders, kinds)), out_names, numbers
 
 
 def export(fn, inputs, params, out_dir, dtype=torch.float64, name="main"):
     """Exports fn(inputs, params) -> Tensor | list | tuple | dict of Tensors as a bundle.
 
-    fn may call torch.autograd.grad(..., create_graph=True) any number of times. The bundle's
-    reference/ holds fn's own outputs, computed eagerly in `dtype` (float64 by default).
+    fn may call torch.autograd.grad(..., create_graph=True) any number of times, update
+    tensors in place, branch on traced values (specialised with a SpecializationWarning) and
+    use nn.Modules and tensors it closes over (converted to `dtype` meanwhile, and made
+    params). The bundle's reference/ holds fn's own outputs, computed eagerly in `dtype`
+    (float64 by default), and meta.json that dtype.
     """
     t0 = time.perf_counter()
     ins, ps = _fresh(inputs, dtype), _fresh(params, dtype)
-    gm, kinds, out_names = trace(fn, ins, ps)
-    graph = AtenGraphWriter(gm, kinds, out_names, name).to_json()
-    fx_nodes = sum(1 for n in gm.graph.nodes if n.op == "call_function")
-    seconds = time.perf_counter() - t0
-    names, values = _named_outputs(fn(_fresh(inputs, dtype), _fresh(params, dtype)))
-    reference = {n: v.detach().to(torch.float64).numpy() for n, v in zip(names, values)}
+    closed = _closed_over_names(fn, set(ins) | set(ps))
+    with default_dtype(dtype), Converted(closed, dtype):
+        gm, kinds, out_names, numbers = trace(fn, ins, ps, closed, dtype)
+        graph = AtenGraphWriter(gm, kinds, out_names, name, numbers).to_json()
+        fx_nodes = sum(1 for n in gm.graph.nodes if n.op == "call_function")
+        seconds = time.perf_counter() - t0
+        names, values = _named_outputs(fn(_fresh(inputs, dtype), _fresh(params, dtype)))
+        reference = {n: v.detach().to(torch.float64).numpy() for n, v in zip(names, values)}
+        leaves = {k: v.detach().to(torch.float64).numpy() for k, v in {**ps, **closed}.items()}
     used = {n["name"] for n in graph["nodes"] if n["op"] in ("input", "param")}
     write_bundle(out_dir, graph,
                  {k: v.detach().numpy() for k, v in ins.items() if k in used},
-                 {k: v.detach().numpy() for k, v in ps.items() if k in used},
+                 {k: v for k, v in leaves.items() if k in used},
                  reference, source_dtype=dtype)
     result = ExportResult(graph, fx_nodes, seconds, reference)
     result.total_seconds = time.perf_counter() - t0  # with the eager reference and the writing

@@ -32,7 +32,7 @@ def _unary(op, saved="_saved_self"):
     return Rule(op, [saved])
 
 
-def _alpha(f):
+def alpha_kwargs(f):
     a = getattr(f, "_saved_alpha", 1)
     return {} if a == 1 else {"alpha": a}
 
@@ -45,9 +45,9 @@ RULES = {
     "DivBackward0": Rule("aten.div.Tensor", ["_saved_self", "_saved_other"]),      # a/b
     "DivBackward1": Rule("aten.div.Tensor", ["_saved_self"],                        # a/number
                          extra=lambda f: [f._saved_other]),
-    "AddBackward0": Rule("aten.add.Tensor", [None, None], kwargs=_alpha),           # a+alpha*b
-    "SubBackward0": Rule("aten.sub.Tensor", [None, None], kwargs=_alpha),           # a-alpha*b
-    "RsubBackward0": Rule("aten.rsub.Tensor", [None, None], kwargs=_alpha),         # b-alpha*a
+    "AddBackward0": Rule("aten.add.Tensor", [None, None], kwargs=alpha_kwargs),   # a+alpha*b
+    "SubBackward0": Rule("aten.sub.Tensor", [None, None], kwargs=alpha_kwargs),   # a-alpha*b
+    "RsubBackward0": Rule("aten.rsub.Tensor", [None, None], kwargs=alpha_kwargs), # b-alpha*a
     "NegBackward0": _unary("aten.neg.default", None),                               # -a
     "SinBackward0": _unary("aten.sin.default"),                                     # sin
     "CosBackward0": _unary("aten.cos.default"),                                     # cos
@@ -119,9 +119,23 @@ VARIADIC = {
     "StackBackward0": ("aten.stack.default", lambda f: [_i(f._saved_dim)]),
 }
 
-# Ops whose scalar operand autograd does not record: the walk cannot rebuild them.
-LOST_SCALAR = {
-    "AddBackward1": "tensor + number",
-    "SubBackward1": "tensor - number",
-    "RsubBackward1": "number - tensor",
+# Ops whose other operand autograd may not keep: a number (`x + 1.0`, `2.0 - x`, SIREN's
+# `div = 0.; div += ...`) or a tensor that does not require grad. The walk solves it from
+# the op's result when it knows that result (autograd_walk.py), from the known operand v:
+# solve(result, v, k, alpha) is the operand at position k. The *1 forms take a number as
+# their second operand and have one next_functions entry.
+SOLVABLE = {
+    "AddBackward0": lambda r, v, k, al: r - al * v if k == 0 else (r - v) / al,  # x0 + al*x1
+    "SubBackward0": lambda r, v, k, al: r + al * v if k == 0 else (v - r) / al,  # x0 - al*x1
+    "RsubBackward0": lambda r, v, k, al: (v - r) / al if k == 0 else r + al * v,  # x1 - al*x0
+}
+SOLVABLE["AddBackward1"] = SOLVABLE["AddBackward0"]
+SOLVABLE["SubBackward1"] = SOLVABLE["SubBackward0"]
+SOLVABLE["RsubBackward1"] = SOLVABLE["RsubBackward0"]
+
+# The op a *1 form stands for, its number being the second argument.
+SCALAR_FORM = {
+    "AddBackward1": "aten.add.Tensor",
+    "SubBackward1": "aten.sub.Tensor",
+    "RsubBackward1": "aten.rsub.Scalar",
 }

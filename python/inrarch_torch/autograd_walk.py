@@ -4,15 +4,20 @@ tensors and attributes, into an "inrarch-aten" bundle.
 
 Each grad_fn node becomes the aten op that produced it (autograd_rules.py). An operand comes
 from its next_functions entry when it requires grad, else from the saved tensor the node
-kept (a constant, embedded as a dense const). When autograd kept no value (e.g. the number in
-`x + 1`, or a constant tensor added to x), the walk fails: it never guesses. Every rebuilt
-value is recomputed with the aten op and checked against the saved tensors and outputs.
+kept (a constant, embedded as a dense const). Where autograd kept no value (the number in
+`x + 1.0`, `2.0 - x`, SIREN's `div = 0.; div += ...`, a constant tensor added to x), the walk
+solves it from the op's result when some tensor it was given or autograd saved is that result,
+or is a sum / difference the result is a term of (autograd_rules.SOLVABLE); else it fails: it
+never guesses. Views and scatters record no result size; it comes from a saved copy of the
+result, or else from autograd itself: a backward pass with zero seeds hands every node a
+gradient of its result's size. Every rebuilt value is recomputed with the aten op, and the
+outputs must match.
 """
 import time
 
 import torch
 
-from .autograd_rules import LOST_SCALAR, RULES, VARIADIC
+from .autograd_rules import RULES, SCALAR_FORM, SOLVABLE, VARIADIC, alpha_kwargs
 from .bundle import ExportError, write_bundle
 
 
@@ -65,6 +70,9 @@ class _Walker:
         self.ptr_leaf = {}   # storage key of a named leaf -> (node id, tensor)
         self.value = {}      # grad_fn -> (node id, recomputed value)
         self.shapes = {}     # grad_fn -> result shape, from saved tensors and outputs
+        self.known = {}      # grad_fn -> its result, where an output or a saved tensor is it
+        self.parents = {}    # grad_fn -> [(consumer grad_fn, operand index)]
+        self.probed = False
         self.leaves = {}
         for name, t in named_leaves.items():
             kind = "input" if name in input_names else "param"
@@ -77,18 +85,49 @@ class _Walker:
         self.nodes.append(node)
         return node["id"]
 
-    def learn_shapes(self, fns, outputs):
-        # Views and the scatter backward ops do not record their result size; a saved
-        # copy of their result (or an output) does.
+    def learn(self, fns, outputs):
+        # A saved copy of a node's result (or an output) gives its size and its value.
         for t in outputs:
             if t.grad_fn is not None:
-                self.shapes[t.grad_fn] = list(t.shape)
+                self.known[t.grad_fn] = t.detach()
         for f in fns:
+            for k, (n, _) in enumerate(f.next_functions):
+                if n is not None:
+                    self.parents.setdefault(n, []).append((f, k))
             for t in _saved_tensors(f):
                 if t.grad_fn is not None:
-                    self.shapes.setdefault(t.grad_fn, list(t.shape))
+                    self.known.setdefault(t.grad_fn, t.detach())
+        self.shapes = {f: list(t.shape) for f, t in self.known.items()}
+        self.outputs = [t for t in outputs if t.grad_fn is not None]
+        self.fns = fns
+
+    def probe_shapes(self):
+        """Result sizes from autograd: a backward pass with zero seeds gives every node the
+        gradient of its result (views record no result size, and no saved tensor may show
+        it, e.g. the [N, 2] reshape of [1, N, 2] coordinates before a matmul)."""
+        self.probed = True
+        leaves = [f.variable for f in self.fns if type(f).__name__ == "AccumulateGrad"]
+        hooks = [f.register_hook(lambda gi, go, f=f: self._seen_grad(f, go)) for f in self.fns
+                 if type(f).__name__ != "AccumulateGrad"]
+        try:
+            torch.autograd.grad(self.outputs, leaves, [torch.zeros_like(t) for t in self.outputs],
+                                retain_graph=True, allow_unused=True)
+        finally:
+            for h in hooks:
+                h.remove()
+
+    def _seen_grad(self, f, grad_outputs):
+        if grad_outputs and grad_outputs[0] is not None:
+            self.shapes.setdefault(f, list(grad_outputs[0].shape))
+
+    def shape_of(self, f):
+        if f not in self.shapes and not self.probed:
+            self.probe_shapes()
+        return self.shapes.get(f)
 
     def visit(self, f):
+        if f in self.value:   # visited early, to solve an operand of another node
+            return
         name = type(f).__name__
         where = f"grad_fn {name} (#{len(self.value)})"
         if name == "AccumulateGrad":
@@ -98,9 +137,11 @@ class _Walker:
                                   "requires grad is not in named_leaves")
             self.value[f] = leaf
             return
-        if name in LOST_SCALAR:
-            raise ExportError(f"{where}: autograd does not record the number in "
-                              f"'{LOST_SCALAR[name]}'; export this function with export() instead")
+        if name in SCALAR_FORM:
+            a = self._operand(f, 0, None, where)
+            number = self._solved(f, 1, a[1], where)
+            self._emit(f, SCALAR_FORM[name], [a, number], alpha_kwargs(f), where)
+            return
         if name in VARIADIC:
             op, extra = VARIADIC[name]
             ins = [self._operand(f, k, None, where) for k in range(len(f.next_functions))]
@@ -114,10 +155,11 @@ class _Walker:
                               f"found {len(f.next_functions)}")
         args = [self._operand(f, k, s, where) for k, s in enumerate(rule.saved)] + rule.extra(f)
         if rule.sized is not None:
-            if f not in self.shapes:
-                raise ExportError(f"{where}: autograd records no result size for this op and no "
-                                  "saved tensor shows it")
-            args.insert(rule.sized, self.shapes[f])
+            shape = self.shape_of(f)
+            if shape is None:
+                raise ExportError(f"{where}: autograd records no result size for this op, no "
+                                  "saved tensor shows it and no gradient reaches it")
+            args.insert(rule.sized, shape)
         self._emit(f, rule.op, args, rule.kwargs(f), where)
 
     def _operand(self, f, k, saved, where):
@@ -128,12 +170,57 @@ class _Walker:
                                   f"{type(nxt).__name__}, which the walk does not support")
             return self.value[nxt]
         value = getattr(f, saved, None) if saved else None
-        if value is None:
-            raise ExportError(
-                f"{where}: input {k} does not require grad and autograd did not save its "
-                "value (a constant tensor, or a number as in x + 1.0), so the graph cannot be "
-                "rebuilt; make it require grad, or use export()")
-        return self._constant(value)
+        if value is not None:
+            return self._constant(value)
+        other = f.next_functions[1 - k][0] if len(f.next_functions) == 2 else None
+        if type(f).__name__ not in SOLVABLE or other is None:
+            raise self._unsaved(where, k)
+        self.ensure(other)
+        return self._solved(f, k, self.value[other][1], where)
+
+    def _unsaved(self, where, k):
+        return ExportError(
+            f"{where}: input {k} does not require grad and autograd did not save its value "
+            "(a constant tensor, or a number as in x + 1.0), and no output or saved tensor "
+            "shows the result it was added to, so the graph cannot be rebuilt; make it "
+            "require grad, return that sum as an output, or use export()")
+
+    def ensure(self, f):
+        """Visits f and what it depends on now (they may come later in the walk's order)."""
+        for g in _grad_fns([f]):
+            self.visit(g)
+
+    def expected(self, f, depth=0):
+        """f's result: a known tensor, or solved from a sum / difference f is a term of."""
+        if f in self.known or depth > 64:
+            return self.known.get(f)
+        for p, k in self.parents.get(f, ()):
+            other = p.next_functions[1 - k][0] if len(p.next_functions) == 2 else None
+            if type(p).__name__ not in SOLVABLE or other is None or other is f:
+                continue
+            result = self.expected(p, depth + 1)
+            if result is None:
+                continue
+            self.ensure(other)
+            value = SOLVABLE[type(p).__name__](result, self.value[other][1], k, _alpha_of(p))
+            if list(value.shape) == self.shape_of(f):   # not a broadcast term
+                self.known[f] = value
+                return value
+        return None
+
+    def _solved(self, f, k, v, where):
+        """Operand k of f (a SOLVABLE op), from f's result and the other operand's value v."""
+        result = self.expected(f)
+        if result is None:
+            raise self._unsaved(where, k)
+        c = SOLVABLE[type(f).__name__](result, v, k, _alpha_of(f))
+        flat = c.reshape(-1)
+        scale = float(result.abs().max()) + float(v.abs().max()) + 1.0
+        if flat.numel() and float(flat.max() - flat.min()) <= 64 * 2.2e-16 * scale:
+            # One number (a Python constant): printed to 12 digits, as the user wrote it.
+            number = float(flat.median())
+            return None, float(f"{number:.12g}")
+        return self._constant(c)
 
     def _constant(self, t):
         if not isinstance(t, torch.Tensor) or t.dim() == 0:
@@ -178,6 +265,10 @@ class _Walker:
         self.value[f] = (self._add(node), value)
 
 
+def _alpha_of(f):
+    return getattr(f, "_saved_alpha", 1)
+
+
 def _leaf_output(walker, t, name):
     leaf = walker.leaves.get(id(t))
     if leaf is None:
@@ -195,7 +286,7 @@ def export_autograd(outputs, named_leaves, out_dir, inputs=("x",), name="main", 
         outputs = {f"out{i}": t for i, t in enumerate(outputs)}
     fns = _grad_fns([t.grad_fn for t in outputs.values()])
     walker = _Walker(named_leaves, set(inputs))
-    walker.learn_shapes(fns, outputs.values())
+    walker.learn(fns, list(outputs.values()))
     for f in fns:
         walker.visit(f)
     outs = []
@@ -211,7 +302,8 @@ def export_autograd(outputs, named_leaves, out_dir, inputs=("x",), name="main", 
     write_bundle(out_dir, graph,
                  {k: v.detach().numpy() for k, v in named_leaves.items() if k in inputs},
                  {k: v.detach().numpy() for k, v in named_leaves.items() if k not in inputs},
-                 {k: v.detach().to(torch.float64).numpy() for k, v in outputs.items()})
+                 {k: v.detach().to(torch.float64).numpy() for k, v in outputs.items()},
+                 source_dtype=next(iter(outputs.values())).dtype)
     ops = [n for n in graph["nodes"] if n["op"] not in ("input", "param", "const")]
     return {"grad_fn_nodes": len(fns), "aten_nodes": len(ops),
             "const_nodes": sum(1 for n in graph["nodes"] if n["op"] == "const"),

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "backend/hls/hls.h"
 #include "driver/flow.h"
 #include "ir/error.h"
 
@@ -59,15 +60,25 @@ void print_summary(const std::string& out, const nlohmann::json& r) {
   print_performance(r);
   if (!r.contains("verification")) return;
   const auto& v = r["verification"];
-  auto verdict = [&](const char* mode) -> std::string {
-    return v.contains(mode) ? (v[mode].value("pass", false) ? "PASS" : "FAIL") : "not run";
+  auto verdict = [&](const char* mode) { return hls::verdict_text(v, mode); };
+  // Errors as "%g" would print them; a null (NaN) or missing figure as such.
+  auto figure = [](const nlohmann::json& j, const char* key) -> std::string {
+    return j.contains(key) && j[key].is_number() ? fmt::format("{:.6g}", j[key].get<double>()) : "n/a";
   };
-  std::string err = v.contains("csim") ? fmt::format(" (max abs error {}, max rel error {})",
-                                                     v["csim"]["max_abs_error"].dump(),
-                                                     v["csim"]["max_rel_error"].dump())
-                                       : "";
-  fmt::print("verification ({}): csim {}{}, threaded {}, trace {}\n", r["hls"]["type"].get<std::string>(),
-             verdict("csim"), err, verdict("threaded"), verdict("trace"));
+  std::string err, worst;
+  if (v.contains("csim")) {
+    const auto& c = v["csim"];
+    err = fmt::format(" (max abs error {}, max rel error {})", figure(c, "max_abs_error"),
+                      figure(c, "max_rel_error"));
+    if (c.contains("worst_columns") && c["worst_columns"].is_array() && !c["worst_columns"].empty()) {
+      const auto& w = c["worst_columns"][0];
+      worst = fmt::format("worst column: {}[..., {}], rel error {}, abs error {}\n",
+                          w.value("output", "?"), w.value("column", -1), figure(w, "rel_error"),
+                          figure(w, "max_abs_error"));
+    }
+  }
+  fmt::print("verification ({}): csim {}{}, threaded {}, trace {}\n{}", r["hls"]["type"].get<std::string>(),
+             verdict("csim"), err, verdict("threaded"), verdict("trace"), worst);
 }
 
 int run_compile(CompileArgs& a) {
@@ -148,6 +159,11 @@ void register_compile(CLI::App& app) {
   cmd->add_flag("--no-scaling", args->no_scaling,
                 "Fixed point: one format for every value (no per-stream power-of-two exponents)");
   cmd->add_flag("--no-csim", args->no_csim, "Emit HLS code but do not run its C simulations");
+  cmd->add_option("--sim-budget", args->flow.sim_budget_s,
+                  "Seconds each C simulation may run; past it the run stops and fails as "
+                  "'out of time'")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
   cmd->callback([args, par] {
     args->mm_par_given = par->count() > 0;

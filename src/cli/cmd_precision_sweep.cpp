@@ -12,7 +12,7 @@
 #include "dataflow/lower.h"
 #include "frontend/load.h"
 #include "ir/error.h"
-#include "ir/staging.h"
+#include "support/staging.h"
 #include "passes/pipeline.h"
 
 namespace inrarch::cli {

@@ -6,7 +6,8 @@
 #include <iostream>
 
 #include "cli/cli.h"
-#include "ir/error.h"
+#include "support/cleanup.h"
+#include "support/error.h"
 
 namespace inrarch::cli {
 
@@ -40,4 +41,7 @@ int main(int argc, char** argv) {
 
 }  // namespace inrarch::cli
 
-int main(int argc, char** argv) { return inrarch::cli::main(argc, argv); }
+int main(int argc, char** argv) {
+  inrarch::cleanup::install();  // before any thread starts (support/cleanup.h)
+  return inrarch::cli::main(argc, argv);
+}

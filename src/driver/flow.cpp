@@ -19,7 +19,7 @@
 #include "driver/parallelism.h"
 #include "driver/precision.h"
 #include "frontend/load.h"
-#include "ir/staging.h"
+#include "support/staging.h"
 #include "ir/bundle.h"
 #include "ir/error.h"
 #include "passes/evaluate_rows.h"
@@ -193,14 +193,12 @@ void hls_stage(FlowState& s) {
                      {"pow2_scaling", ho.pow2_scaling && ho.type.kind == hls::NumberType::Fixed}};
   if (!s.opts.csim) return;
   hls::SimOptions sim;
+  sim.budget_s = s.opts.sim_budget_s;
   sim.progress = [&s](const std::string& line) { progress(s, line); };
   nlohmann::json v = hls::run_simulations(*s.design, s.out / "hls", ho, sim);
   s.report["verification"] = v;
-  auto verdict = [&](const char* mode) {
-    return v.contains(mode) ? (v[mode].value("pass", false) ? "PASS" : "FAIL") : "not run";
-  };
-  progress(s, fmt::format("csim {}, threaded {}, trace {}", verdict("csim"), verdict("threaded"),
-                          verdict("trace")));
+  progress(s, fmt::format("csim {}, threaded {}, trace {}", hls::verdict_text(v, "csim"),
+                          hls::verdict_text(v, "threaded"), hls::verdict_text(v, "trace")));
 }
 
 }  // namespace

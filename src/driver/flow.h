@@ -36,6 +36,7 @@ struct CompileOptions {
   double max_error = 0;  // > 0: the narrowest fixed<W,I> (W <= number_type's) within it
   bool pow2_scaling = true;                  // fixed point: per-stream power-of-two exponents
   bool csim = true;                          // run the three C simulations of the HLS code
+  double sim_budget_s = 600;                 // per simulation; past it the verdict is out_of_time
   bool verbose = true;  // progress lines on stderr
 };
 

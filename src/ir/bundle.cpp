@@ -7,7 +7,7 @@
 
 #include "ir/error.h"
 #include "ir/io_detail.h"
-#include "ir/staging.h"
+#include "support/staging.h"
 #include "ir/text.h"
 
 namespace inrarch::ir {

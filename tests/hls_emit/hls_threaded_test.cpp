@@ -29,8 +29,7 @@ TEST(HlsThreaded, Fig5DeadlockIsReportedAtDepth2) {
   emit_hls(d, b, opt, dir);
   SimOptions sim;
   sim.sequential = sim.trace = false;  // unbounded sequential csim cannot deadlock
-  sim.watchdog_s = 0.5;
-  sim.timeout_s = 120;
+  sim.budget_s = 120;
   nlohmann::json v = run_simulations(d, dir, opt, sim);
   std::printf("%s\n", v.dump(2).c_str());
   ASSERT_TRUE(v["threaded"]["deadlock"].get<bool>());
@@ -51,7 +50,7 @@ TEST(HlsThreaded, Fig5CompletesAtSizedDepths) {
   fs::path dir = out_dir("fig5_sized");
   emit_hls(d, b, opt, dir);
   SimOptions sim;
-  sim.timeout_s = 120;
+  sim.budget_s = 120;
   nlohmann::json v = run_simulations(d, dir, opt, sim);
   std::printf("%s\n", v.dump(2).c_str());
   EXPECT_FALSE(v["threaded"]["deadlock"].get<bool>());

@@ -66,6 +66,16 @@ std::string rom_name(const dataflow::Process& p, size_t slot) {
   return "rom_" + p.name + "_" + std::to_string(slot);
 }
 
+std::string string_literal(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char ch : text) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    if (ch >= 0x20 && ch < 0x7f) out += char(ch);
+    else out += fmt::format("\\{:03o}", ch);  // octal: a hex escape would swallow digits after it
+  }
+  return out + "\"";
+}
+
 std::string literal(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", v);

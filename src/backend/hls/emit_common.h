@@ -36,6 +36,8 @@ std::string stream_type(const Ctx& c, const dataflow::Stream& s);
 std::string shape_type(const ir::Shape& s);
 // The ROM variable of a constant (non-splat) operand: "rom_<process>_<slot>".
 std::string rom_name(const dataflow::Process& p, size_t slot);
+// Text as a C++ string literal, quotes included (output names come from users).
+std::string string_literal(const std::string& text);
 // A double as a C++ literal that round-trips.
 std::string literal(double v);
 // A constant of the number type: float literals for float, fixed-point values rounded to

@@ -6,8 +6,9 @@
 //                    simulation driver), run_hls.tcl, Makefile, data/*.bin, include/ (the
 //                    kernel library and compat headers, so the folder stands alone).
 //   run_simulations  compiles sim_main.cpp with g++ and runs the three modes: sequential
-//                    csim, threaded bounded csim with a deadlock watchdog, trace check
-//                    against dataflow::schedule. Returns report.json's `verification`.
+//                    csim, threaded csim (cooperative processes, bounded FIFOs, an exact
+//                    deadlock verdict), trace check against dataflow::schedule. Returns
+//                    report.json's `verification`.
 //   parse_csynth_report  reads Vitis's csynth.xml.
 #pragma once
 
@@ -61,8 +62,9 @@ void emit_hls(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& 
 
 struct SimOptions {
   bool sequential = true, threaded = true, trace = true;
-  double watchdog_s = 1.0;     // no FIFO progress for this long with every thread blocked
-  int timeout_s = 600;         // per mode, a hard stop
+  // Per mode: past it the driver stops itself and the verdict says `out_of_time`; a
+  // driver that does not stop is killed a little later.
+  double budget_s = 600;
   std::string cxx = "g++";
   std::string cxxflags = "-O1";
   // Samples to stream (--rows of the driver; the data files must hold them); 0: the batch
@@ -73,11 +75,16 @@ struct SimOptions {
 };
 
 // Compiles and runs the emitted driver in out_hls_dir (emit_hls first). Returns
-// {"csim": {pass, max_abs_error, max_rel_error, type}, "threaded": {pass, deadlock,
-// waits?}, "trace": {pass, processes_checked, mismatch?}}; modes not run are absent.
+// {"csim": {pass, max_abs_error, max_rel_error, type, out_of_time?, error?}, "threaded":
+// {pass, deadlock, out_of_time, waits?, error?}, "trace": {pass, processes_checked,
+// mismatch?}}; modes not run are absent.
 // Logs go to out_hls_dir/sim/*.log. Throws inrarch::Error when the code does not compile.
 nlohmann::json run_simulations(const dataflow::Design& d, const std::filesystem::path& out_hls_dir,
                                const HlsOptions& opt, const SimOptions& sim = {});
+
+// One mode's verdict for people: "PASS", "FAIL", "FAIL (deadlock)", "FAIL (out of time)",
+// or "not run" when `verification` has no such mode.
+std::string verdict_text(const nlohmann::json& verification, const char* mode);
 
 // Compares a recorded trace (sim_main's format, see sim.cpp) with the schedule of every
 // process. Returns {"pass", "processes_checked", "mismatch"?}.

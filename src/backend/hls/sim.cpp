@@ -2,7 +2,8 @@
 // modes, turning the driver's one-line JSON results into report.json's verification:
 //   csim      the sequential run's errors against the reference interpreter, judged by
 //             the type (fixed: max abs error <= abs_tol; float/double: rel <= rel_tol);
-//   threaded  one thread per process at the sized depths; deadlock = the watchdog fired;
+//   threaded  every process a fiber at the sized depths; deadlock = no process could run
+//             while some had not finished (exact, see inrarch/fibers.h);
 //   trace     the sequential run's recorded FIFO ops per process against
 //             dataflow::schedule, step by step (check_trace).
 // The trace file holds runs of equal consecutive steps ("<count> r3 w7"); the schedule is
@@ -15,7 +16,8 @@
 
 #include "backend/hls/hls.h"
 #include "dataflow/schedule.h"
-#include "ir/error.h"
+#include "support/error.h"
+#include "support/process.h"
 
 namespace inrarch::hls {
 
@@ -26,10 +28,8 @@ namespace fs = std::filesystem;
 using Ops = std::vector<std::string>;
 using Runs = std::vector<std::pair<int64_t, Ops>>;
 
-int run_cmd(const std::string& cmd) {
-  int rc = std::system(cmd.c_str());
-  if (rc == -1) return -1;
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+int run_cmd(const std::string& cmd, double timeout_s = 0) {
+  return run_command(cmd, timeout_s).exit_code;
 }
 
 std::string read_all(const fs::path& f) {
@@ -48,6 +48,12 @@ nlohmann::json driver_result(const fs::path& out_file) {
     if (!j.is_discarded()) last = j;
   }
   return last;
+}
+
+// An error figure of the driver's result; a missing one or NaN (null) fails any bound.
+double error_figure(const nlohmann::json& res, const char* key) {
+  auto it = res.find(key);
+  return it != res.end() && it->is_number() ? it->get<double>() : 1e300;
 }
 
 Runs schedule_runs(const dataflow::Design& d, dataflow::ProcessId p) {
@@ -129,6 +135,15 @@ nlohmann::json check_trace(const dataflow::Design& d, const fs::path& trace_file
   return r;
 }
 
+std::string verdict_text(const nlohmann::json& v, const char* mode) {
+  if (!v.contains(mode)) return "not run";
+  const auto& m = v[mode];
+  if (m.value("pass", false)) return "PASS";
+  if (m.value("deadlock", false)) return "FAIL (deadlock)";
+  if (m.value("out_of_time", false)) return "FAIL (out of time)";
+  return "FAIL";
+}
+
 nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
                                const HlsOptions& opt, const SimOptions& sim) {
   fs::create_directories(dir / "sim");
@@ -145,23 +160,36 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
     throw Error("hls: the generated simulation driver does not compile; see " +
                 (dir / "sim" / "build.log").string() + ":\n" + read_all(dir / "sim" / "build.log").substr(0, 2000));
   nlohmann::json v;
-  const std::string rows = sim.rows > 0 ? fmt::format(" --rows {}", sim.rows) : "";
+  const std::string args = fmt::format(" --budget {}{}", sim.budget_s,
+                                       sim.rows > 0 ? fmt::format(" --rows {}", sim.rows) : "");
+  // The driver stops itself at the budget; the kill is only for one that cannot.
+  const std::string run = cd + "sim/sim";
+  const double hard_stop_s = sim.budget_s + 30;
   const bool fixed = opt.type.kind == NumberType::Fixed;
   auto judge = [&](const nlohmann::json& res) {
-    double a = res.value("max_abs_error", 1e300), rr = res.value("max_rel_error", 1e300);
-    return fixed ? a <= opt.abs_tol : rr <= opt.rel_tol;
+    return fixed ? error_figure(res, "max_abs_error") <= opt.abs_tol
+                 : error_figure(res, "max_rel_error") <= opt.rel_tol;
+  };
+  auto failure = [&](const nlohmann::json& res, int rc) -> std::string {
+    if (res.value("out_of_time", false))
+      return fmt::format("out of time: the {} s budget ended the run", sim.budget_s);
+    if (res.contains("error")) return res["error"].get<std::string>();
+    return fmt::format("no result (exit {}: crash or kill)", rc);
   };
   if (sim.sequential || sim.trace) {
     note(sim.trace ? "C simulation: sequential, recording the trace" : "C simulation: sequential");
     std::string trace = sim.trace ? " --trace sim/trace.txt" : "";
-    run_cmd(fmt::format("{}timeout {} sim/sim seq{}{} > sim/seq.json 2> sim/seq.log", cd,
-                        sim.timeout_s, trace, rows));
+    int rc = run_cmd(fmt::format("{} seq{}{} > sim/seq.json 2> sim/seq.log", run, trace, args),
+                     hard_stop_s);
     nlohmann::json res = driver_result(dir / "sim" / "seq.json");
     bool done = res.value("completed", false);
-    v["csim"] = {{"pass", done && judge(res)}, {"type", opt.type.name()},
-                 {"max_abs_error", res.value("max_abs_error", -1.0)},
-                 {"max_rel_error", res.value("max_rel_error", -1.0)}};
-    if (!done) v["csim"]["error"] = res.is_null() ? "no result (crash or timeout)" : res.dump();
+    v["csim"] = {{"pass", done && judge(res)}, {"type", opt.type.name()}};
+    for (const char* key : {"max_abs_error", "max_rel_error", "max_column_rel_error", "worst_columns"})
+      v["csim"][key] = res.contains(key) ? res[key] : nlohmann::json(-1.0);
+    if (!done) {
+      v["csim"]["error"] = failure(res, rc);
+      if (res.value("out_of_time", false)) v["csim"]["out_of_time"] = true;
+    }
     if (sim.trace) {
       v["trace"] = done ? check_trace(d, dir / "sim" / "trace.txt")
                         : nlohmann::json{{"pass", false}, {"processes_checked", 0}};
@@ -170,13 +198,16 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
   }
   if (sim.threaded) {
     note("C simulation: threaded, FIFOs at their sized depths");
-    int rc = run_cmd(fmt::format("{}timeout {} sim/sim threaded --watchdog {}{} > sim/threaded.json 2> sim/threaded.log",
-                                 cd, sim.timeout_s, sim.watchdog_s, rows));
+    int rc = run_cmd(fmt::format("{} threaded{} > sim/threaded.json 2> sim/threaded.log", run, args),
+                     hard_stop_s);
     nlohmann::json res = driver_result(dir / "sim" / "threaded.json");
     bool deadlock = res.value("deadlock", false);
-    v["threaded"] = {{"pass", !res.is_null() && !deadlock && judge(res)}, {"deadlock", deadlock}};
+    bool done = res.value("completed", false);
+    v["threaded"] = {{"pass", done && judge(res)},
+                     {"deadlock", deadlock},
+                     {"out_of_time", res.value("out_of_time", false)}};
     if (deadlock) v["threaded"]["waits"] = res["waits"];
-    if (res.is_null()) v["threaded"]["error"] = fmt::format("no result (exit {})", rc);
+    else if (!done) v["threaded"]["error"] = failure(res, rc);
   }
   return v;
 }

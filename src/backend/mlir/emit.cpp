@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "ir/error.h"
-#include "ir/staging.h"
+#include "support/staging.h"
 
 namespace inrarch::backend::mlir {
 

@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #include "backend/mlir/emit.h"
-#include "ir/error.h"
+#include "support/error.h"
+#include "support/process.h"
 
 namespace inrarch::backend::mlir {
 
@@ -58,7 +59,7 @@ std::string quote(const fs::path& p) { return "'" + p.string() + "'"; }
 // Runs a shell command with stderr captured; throws with its tail on a non-zero exit.
 void run(const std::string& cmd, const fs::path& err_file, std::string_view what) {
   const std::string full = cmd + " 2> " + quote(err_file);
-  int rc = std::system(full.c_str());
+  int rc = run_command(full).exit_code;
   if (rc != 0) {
     std::string err = read_file(err_file);
     if (err.size() > 4000) err = "..." + err.substr(err.size() - 4000);

@@ -16,10 +16,14 @@ int main(int argc, char** argv) {
   inrarch_hls::tb::feed(in_x, inrarch_hls::tb::load_bin(dir + "/in_x.bin", rows * in_x_t::numel));
   model_top(in_x, out_y);
   inrarch_hls::tb::errors err;
-  err.add(inrarch_hls::tb::drain(out_y, rows),
-          inrarch_hls::tb::load_bin(dir + "/out_y.golden.bin", rows * out_y_t::numel));
+  err.add("y", inrarch_hls::tb::drain(out_y, rows),
+          inrarch_hls::tb::load_bin(dir + "/out_y.golden.bin", rows * out_y_t::numel),
+          out_y_t::shape_type::last());
   const bool pass = err.pass(true, 0.001, 0.0001);
   std::printf("type fixed<32,10>: max abs error %.3e, max rel error %.3e: %s\n", err.max_abs, err.max_rel,
               pass ? "PASS" : "FAIL");
+  if (!err.worst.empty())  // reported, not judged: see docs/hls.md "Verification"
+    std::printf("worst column: %s[..., %d], rel error %.3e\n", err.worst[0].output.c_str(),
+                err.worst[0].column, err.worst[0].rel);
   return pass ? 0 : 1;
 }

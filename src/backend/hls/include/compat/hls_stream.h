@@ -7,8 +7,9 @@
 // syntax) is accepted for source compatibility but is NOT a bound here, so that generated
 // code declaring depths still runs sequentially (a process at a time) without blocking.
 //
-// Observation hooks (namespace hls::sim) let a trace checker record every FIFO operation
-// and a watchdog see blocked threads and break a deadlock; see docs/hls.md.
+// Observation hooks (namespace hls::sim) let a trace checker record every FIFO operation.
+// A cooperative scheduler (hls::sim::scheduler, the simulation driver's fibers) can take
+// over waiting, so thousands of processes run on one OS thread; see docs/hls.md.
 #ifndef INRARCH_HLS_COMPAT_HLS_STREAM_H
 #define INRARCH_HLS_COMPAT_HLS_STREAM_H
 
@@ -46,6 +47,18 @@ class hooks {
   virtual void on_destroy(const stream_base& /*s*/, std::size_t /*leftover*/) {}
 };
 
+// Runs processes cooperatively. When one is installed, an op that must wait hands control
+// to it instead of sleeping on a condition variable, and every completed op tells it which
+// stream changed, so it knows whom to wake. Calls come from the one thread that runs every
+// process; `wait` is called without the stream's lock held, `changed` with it held.
+class scheduler {
+ public:
+  virtual ~scheduler() {}
+  // Returns when `s` may have changed (or at once while an abort is requested).
+  virtual void wait(const stream_base& s, fifo_op op) = 0;
+  virtual void changed(const stream_base& s) = 0;
+};
+
 // Thrown by a blocking op when blocking is disabled (sequential csim: waiting would hang).
 struct would_block : std::runtime_error {
   explicit would_block(const std::string& m) : std::runtime_error(m) {}
@@ -57,6 +70,7 @@ struct aborted : std::runtime_error {
 
 struct global_state {
   std::atomic<hooks*> hook{nullptr};
+  std::atomic<scheduler*> sched{nullptr};
   std::atomic<bool> blocking{true};
   std::atomic<bool> abort{false};
   std::atomic<unsigned long long> ops{0};
@@ -72,6 +86,8 @@ inline global_state& state() {
 // Install (or with nullptr remove) the observer; not owned. Set it before threads start.
 inline void set_hooks(hooks* h) { state().hook.store(h); }
 inline hooks* get_hooks() { return state().hook.load(); }
+// Install (or with nullptr remove) the cooperative scheduler; not owned.
+inline void set_scheduler(scheduler* s) { state().sched.store(s); }
 // true (default): ops wait. false: a read on empty / write on full throws would_block.
 inline void set_blocking(bool b) { state().blocking.store(b); }
 // Make every waiting op (now or later) throw `aborted`; waiters notice within ~10 ms.
@@ -119,7 +135,13 @@ class stream_base {
         if (h) h->on_unblock(*this, op);
         throw aborted("hls::stream '" + name_ + "' " + what + ": aborted");
       }
-      cv.wait_for(lk, std::chrono::milliseconds(10));
+      if (scheduler* sc = state().sched.load()) {
+        lk.unlock();
+        sc->wait(*this, op);
+        lk.lock();
+      } else {
+        cv.wait_for(lk, std::chrono::milliseconds(10));
+      }
     }
     state().blocked--;
     if (h) h->on_unblock(*this, op);
@@ -127,6 +149,7 @@ class stream_base {
   void done(fifo_op op) {
     const unsigned long long seq = state().ops++;
     if (hooks* h = state().hook.load()) h->on_op(*this, op, seq);
+    if (scheduler* sc = state().sched.load()) sc->changed(*this);
   }
   void destroyed(std::size_t leftover) {
     if (hooks* h = state().hook.load()) h->on_destroy(*this, leftover);

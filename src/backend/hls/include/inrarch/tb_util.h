@@ -50,24 +50,60 @@ std::vector<double> drain(S& s, int rows) {
   return v;
 }
 
+// One column of one output: its elements along every dimension but the last (for the
+// usual [rows, k] outputs, one of the k stacked quantities over all samples).
+struct column_error {
+  std::string output;
+  int column;
+  double max_abs, rel;  // max |got - want| over the column, and that over max |want| there
+};
+
 // Max abs error over all outputs, and the worst normwise relative error
-// max|got - want| / max|want| per output (robust near zeros; as driver/compare.h).
+// max|got - want| / max|want| per output (robust near zeros; as driver/compare.h). Per
+// column as well: a stacked output whose columns differ in scale by orders of magnitude
+// would hide a small column's error behind the large column's max |want|.
 struct errors {
-  double max_abs = 0, max_rel = 0;
+  double max_abs = 0, max_rel = 0, max_column_rel = 0;
+  std::vector<column_error> worst;  // the kWorst worst columns, worst first
+  enum { kWorst = 5 };
+
   void add(const std::vector<double>& got, const std::vector<double>& want) {
-    double abs = 0, scale = 0;
+    add("", got, want, 1);
+  }
+  void add(const std::string& name, const std::vector<double>& got,
+           const std::vector<double>& want, int columns) {
+    std::vector<double> col_abs(columns, 0.0), col_scale(columns, 0.0);
     for (std::size_t i = 0; i < got.size(); ++i) {
+      const int c = int(i % std::size_t(columns));
       double e = std::fabs(got[i] - want[i]);
-      abs = (e > abs || e != e) ? e : abs;
-      scale = std::fabs(want[i]) > scale ? std::fabs(want[i]) : scale;
+      col_abs[c] = (e > col_abs[c] || e != e) ? e : col_abs[c];
+      col_scale[c] = std::fabs(want[i]) > col_scale[c] ? std::fabs(want[i]) : col_scale[c];
+    }
+    double abs = 0, scale = 0;
+    for (int c = 0; c < columns; ++c) {
+      abs = (col_abs[c] > abs || col_abs[c] != col_abs[c]) ? col_abs[c] : abs;
+      scale = col_scale[c] > scale ? col_scale[c] : scale;
+      note_column(name, c, col_abs[c], col_scale[c] > 0 ? col_abs[c] / col_scale[c] : col_abs[c]);
     }
     double rel = scale > 0 ? abs / scale : abs;
     max_abs = (abs > max_abs || abs != abs) ? abs : max_abs;
     max_rel = (rel > max_rel || rel != rel) ? rel : max_rel;
   }
-  // Fixed point is judged by the absolute error, floating point by the relative one.
+  // Fixed point is judged by the absolute error, floating point by the relative one (per
+  // tensor); the column figures are reported, not judged (docs/hls.md "Verification").
   bool pass(bool fixed, double abs_tol, double rel_tol) const {
     return fixed ? max_abs <= abs_tol : max_rel <= rel_tol;
+  }
+
+ private:
+  void note_column(const std::string& name, int c, double abs, double rel) {
+    max_column_rel = (rel > max_column_rel || rel != rel) ? rel : max_column_rel;
+    column_error e = {name, c, abs, rel};
+    std::size_t at = worst.size();
+    while (at > 0 && (rel > worst[at - 1].rel || (rel != rel && worst[at - 1].rel == worst[at - 1].rel)))
+      --at;
+    if (at < std::size_t(kWorst)) worst.insert(worst.begin() + long(at), e);
+    if (worst.size() > std::size_t(kWorst)) worst.pop_back();
   }
 };
 

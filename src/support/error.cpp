@@ -1,4 +1,4 @@
-#include "ir/error.h"
+#include "support/error.h"
 
 #include <cstdio>
 #include <cstdlib>

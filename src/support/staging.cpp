@@ -1,4 +1,4 @@
-#include "ir/staging.h"
+#include "support/staging.h"
 
 #include <unistd.h>
 
@@ -6,7 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "ir/error.h"
+#include "support/cleanup.h"
+#include "support/error.h"
 
 namespace inrarch {
 
@@ -28,14 +29,18 @@ StagingDir::StagingDir(fs::path final_dir, const std::string& marker, const std:
                             final_.string(), kind, marker));
   stage_ = parent / fmt::format(".{}.partial-{}", final_.filename().string(), ::getpid());
   fs::remove_all(stage_, ec);
-  if (!fs::create_directory(stage_, ec) || ec)
+  cleanup::add_path(stage_);
+  if (!fs::create_directory(stage_, ec) || ec) {
+    cleanup::remove_path(stage_);
     throw Error(fmt::format("cannot create folder {}: {}", stage_.string(), ec.message()));
+  }
 }
 
 StagingDir::~StagingDir() {
   if (committed_) return;
   std::error_code ec;
   fs::remove_all(stage_, ec);
+  cleanup::remove_path(stage_);
 }
 
 void StagingDir::commit() {
@@ -54,6 +59,7 @@ void StagingDir::commit() {
     throw Error(fmt::format("cannot move output into {}: {}", final_.string(), ec.message()));
   }
   fs::remove_all(old, ec);
+  cleanup::remove_path(stage_);
   committed_ = true;
 }
 

@@ -1,7 +1,8 @@
 // Outputs that appear only when complete. A folder is built in a hidden sibling
 // ("<out>.partial-<pid>") and swapped into place by commit(); the destructor removes it if
 // commit() never ran (an error unwound past it). A single file is written to a sibling and
-// renamed over the target. Used by bundles, `compile` and the MLIR writer.
+// renamed over the target. Used by bundles, `compile` and the MLIR writer. A staged folder
+// is registered with support/cleanup.h, so an interrupted run removes it too.
 #pragma once
 
 #include <filesystem>

@@ -1,0 +1,66 @@
+// Verification per output column: a stacked output whose columns differ in scale by orders
+// of magnitude must not hide the small column's error behind the large column's values.
+// The figures of the testbench helper by hand, then end to end through the C simulation.
+#include <gtest/gtest.h>
+
+#include "backend/hls/include/inrarch/tb_util.h"
+#include "hls_test_util.h"
+
+namespace inrarch::hls {
+namespace {
+
+TEST(ColumnErrors, FiguresByHand) {
+  // Two rows of [big, small]: errors 1 and 2 in the big column (max |want| 100), 0.01 and
+  // 0.005 in the small one (max |want| 0.1).
+  std::vector<double> want = {100, 0.1, -50, 0.05};
+  std::vector<double> got = {101, 0.11, -52, 0.045};
+  inrarch_hls::tb::errors e;
+  e.add("y", got, want, 2);
+  EXPECT_DOUBLE_EQ(e.max_abs, 2.0);
+  EXPECT_DOUBLE_EQ(e.max_rel, 2.0 / 100);  // the tensor's: the small column is invisible
+  EXPECT_NEAR(e.max_column_rel, 0.01 / 0.1, 1e-12);
+  ASSERT_EQ(e.worst.size(), 2u);
+  EXPECT_EQ(e.worst[0].output, "y");
+  EXPECT_EQ(e.worst[0].column, 1);
+  EXPECT_NEAR(e.worst[0].rel, 0.1, 1e-12);
+  EXPECT_EQ(e.worst[1].column, 0);
+  EXPECT_NEAR(e.worst[1].rel, 0.02, 1e-12);
+  // A NaN is the worst of all and never passes.
+  inrarch_hls::tb::errors n;
+  n.add("z", {0.0, std::nan("")}, {0.0, 1.0}, 2);
+  EXPECT_TRUE(std::isnan(n.max_column_rel));
+  EXPECT_EQ(n.worst.front().column, 1);
+  EXPECT_FALSE(n.pass(true, 1e-3, 1e-4));
+}
+
+// y = x * [64, 2^-10] in fixed point without per-stream scaling: the small column keeps a
+// few significant bits, so its own relative error is far above the tensor's.
+TEST(ColumnErrors, ReportedByTheSimulation) {
+  ir::Bundle b;
+  ir::Graph& g = b.graph;
+  ir::NodeId x = g.input("x", {16, 2});
+  ir::NodeId w = g.param("w", {1, 2});
+  g.add_output("y", g.binary(ir::Op::Mul, x, g.expand(w, {16, 2})));
+  hls_test::fill_bundle(b);
+  b.params.at("w").data = {64.0, 1.0 / 1024};
+  dataflow::Design d = dataflow::lower(b.graph);
+  hls_test::size_design(d);
+  HlsOptions opt;
+  opt.type = parse_number_type("fixed<32,10>");
+  opt.pow2_scaling = false;
+  fs::path dir = hls_test::out_dir("column_errors");
+  emit_hls(d, b, opt, dir);
+  SimOptions sim;
+  sim.threaded = sim.trace = false;
+  nlohmann::json v = run_simulations(d, dir, opt, sim)["csim"];
+  ASSERT_TRUE(v["pass"].get<bool>()) << v.dump();
+  const double tensor = v["max_rel_error"].get<double>(), column = v["max_column_rel_error"].get<double>();
+  EXPECT_GT(column, 100 * tensor) << v.dump();
+  ASSERT_GE(v["worst_columns"].size(), 2u);
+  EXPECT_EQ(v["worst_columns"][0]["output"], "y");
+  EXPECT_EQ(v["worst_columns"][0]["column"], 1);
+  EXPECT_DOUBLE_EQ(v["worst_columns"][0]["rel_error"].get<double>(), column);
+}
+
+}  // namespace
+}  // namespace inrarch::hls

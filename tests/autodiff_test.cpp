@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "autodiff/models.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/interpreter.h"
 
 namespace inrarch::autodiff {

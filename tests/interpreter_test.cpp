@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::ir {
 namespace {

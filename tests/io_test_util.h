@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/graph.h"
 
 namespace inrarch::ir::testing {

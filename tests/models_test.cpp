@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/interpreter.h"
 
 namespace inrarch::autodiff {

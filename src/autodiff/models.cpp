@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "autodiff/grad.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/interpreter.h"
 
 namespace inrarch::autodiff {

@@ -16,7 +16,7 @@
 #include "driver/rows.h"
 #include "frontend/load.h"
 #include "ir/bundle.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "passes/pipeline.h"
 
 namespace inrarch::cli {

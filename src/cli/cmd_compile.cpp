@@ -5,7 +5,7 @@
 #include "cli/cli.h"
 #include "backend/hls/hls.h"
 #include "driver/flow.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::cli {
 

@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "frontend/load.h"
 #include "ir/bundle.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::cli {
 

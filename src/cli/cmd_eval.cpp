@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "driver/compare.h"
 #include "frontend/load.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/interpreter.h"
 
 namespace inrarch::cli {
@@ -65,6 +65,8 @@ int run_eval(const EvalArgs& a) {
   fmt::print("check: worst relative error {:.3e} (output {}), max abs error {:.3e}, rtol {:.1e}{}: {}\n",
              c.worst_rel, c.worst_name, c.worst_abs, rtol, a.rtol || dtype == "float64" ? "" : fmt::format(" ({} reference)", dtype),
              pass ? "PASS" : "FAIL");
+  fmt::print("worst column: {}[..., {}], relative error {:.3e} (reported, not judged)\n",
+             c.worst_column_name, c.worst_column, c.worst_column_rel);
   return pass ? 0 : 1;
 }
 

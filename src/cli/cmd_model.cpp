@@ -6,7 +6,7 @@
 
 #include "autodiff/models.h"
 #include "cli/cli.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::cli {
 

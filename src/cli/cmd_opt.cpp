@@ -10,7 +10,7 @@
 #include "cli/cli.h"
 #include "frontend/load.h"
 #include "ir/bundle.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/text.h"
 #include "passes/pipeline.h"
 

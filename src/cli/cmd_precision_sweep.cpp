@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "dataflow/lower.h"
 #include "frontend/load.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "support/staging.h"
 #include "passes/pipeline.h"
 

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "dataflow/event_graph.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 

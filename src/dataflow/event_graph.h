@@ -25,7 +25,7 @@
 
 #include "dataflow/design.h"
 #include "dataflow/schedule.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 

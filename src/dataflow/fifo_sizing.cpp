@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 

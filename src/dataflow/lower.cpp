@@ -22,7 +22,7 @@
 #include "dataflow/event_graph.h"
 #include "dataflow/kernels.h"
 #include "dataflow/schedule.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 

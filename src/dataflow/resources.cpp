@@ -6,7 +6,7 @@
 
 #include "dataflow/memory.h"
 #include "dataflow/resources_detail.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 

@@ -10,7 +10,7 @@
 
 #include "dataflow/kernels.h"
 #include "dataflow/schedule.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 

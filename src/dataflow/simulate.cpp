@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <deque>
 
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 

@@ -21,7 +21,7 @@
 #include "frontend/load.h"
 #include "support/staging.h"
 #include "ir/bundle.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "passes/evaluate_rows.h"
 #include "passes/pipeline.h"
 
@@ -110,6 +110,11 @@ void reference_stage(FlowState& s) {
   }
   ir::save_bundle(*s.saved, s.out / "bundle");
   s.saved.reset();
+  // The reference's dtype goes with it, so `eval --check OUT/bundle` picks its tolerance.
+  const std::filesystem::path meta = s.opts.bundle_dir / "meta.json";
+  if (!s.opts.bundle_dir.empty() && std::filesystem::exists(meta))
+    std::filesystem::copy_file(meta, s.out / "bundle" / "meta.json",
+                               std::filesystem::copy_options::overwrite_existing);
 }
 
 dataflow::Arith arith_of(const hls::NumberType& t) {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "dataflow/lower.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::driver {
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::frontend {
 

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frontend/aten_context.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::frontend {
 

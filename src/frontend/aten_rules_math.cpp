@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "frontend/aten_builders.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::frontend::rules {
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frontend/aten_import.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/io_detail.h"
 
 namespace inrarch::frontend {

@@ -1,11 +1,11 @@
 // Model bundles: loading checks every input/param .npy against its graph node; saving stages
-// the folder (ir/staging.h), so a failed save never leaves a half-written folder that looks
+// the folder (support/staging.h), so a failed save never leaves a half-written folder that looks
 // like a bundle. graph.json is in json_io.cpp, .npy in npy.cpp.
 #include "ir/bundle.h"
 
 #include <fmt/format.h>
 
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/io_detail.h"
 #include "support/staging.h"
 #include "ir/text.h"

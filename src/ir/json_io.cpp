@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ir/bundle.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/io_detail.h"
 
 namespace inrarch::ir {

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "ir/bundle.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/io_detail.h"
 
 namespace inrarch::ir {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch {
 

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/io_detail.h"
 #include "ir/text.h"
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/interpreter.h"
 #include "passes/algebra.h"
 #include "passes/const_fold.h"

@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::passes {
 

@@ -4,7 +4,7 @@
 #include "autodiff/models.h"
 #include "dataflow/lower.h"
 #include "dataflow/resources.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "passes/pipeline.h"
 
 namespace inrarch::dataflow {

@@ -11,7 +11,7 @@
 
 #include "frontend/aten_context.h"
 #include "frontend/load.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/interpreter.h"
 #include "../io_test_util.h"
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "backend/hls/hls.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::hls {
 namespace {

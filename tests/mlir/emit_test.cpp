@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 
 #include "backend/mlir/toolchain.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/text.h"
 #include "graphs.h"
 

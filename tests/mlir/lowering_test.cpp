@@ -13,7 +13,7 @@
 #include "backend/mlir/emit.h"
 #include "backend/mlir/toolchain.h"
 #include "graphs.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/interpreter.h"
 #include "ir/text.h"
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "autodiff/models.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/interpreter.h"
 #include "ir/text.h"
 #include "passes/fold_params.h"

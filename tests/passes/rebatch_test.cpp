@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "autodiff/models.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/interpreter.h"
 #include "passes/merge_shared_mm.h"
 #include "passes/pipeline.h"

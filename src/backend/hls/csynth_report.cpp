@@ -16,7 +16,7 @@
 #include <sstream>
 
 #include "backend/hls/hls.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::hls {
 

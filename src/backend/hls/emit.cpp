@@ -12,7 +12,7 @@
 #include <fstream>
 
 #include "backend/hls/emit_common.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/interpreter.h"
 
 namespace inrarch::hls::detail {

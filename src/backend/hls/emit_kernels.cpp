@@ -8,7 +8,7 @@
 
 #include "backend/hls/emit_common.h"
 #include "dataflow/kernels.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::hls::detail {
 

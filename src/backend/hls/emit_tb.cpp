@@ -9,7 +9,7 @@
 #include <regex>
 
 #include "backend/hls/emit_common.h"
-#include "ir/error.h"
+#include "support/error.h"
 #include "ir/interpreter.h"
 
 namespace inrarch::hls {

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "ir/error.h"
+#include "support/error.h"
 #include "support/staging.h"
 
 namespace inrarch::backend::mlir {

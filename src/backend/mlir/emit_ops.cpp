@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "backend/mlir/emitter.h"
-#include "ir/error.h"
+#include "support/error.h"
 
 namespace inrarch::backend::mlir {
 

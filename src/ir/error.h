@@ -1,3 +1,0 @@
-// The error type moved to the support layer (support/error.h).
-#pragma once
-#include "support/error.h"

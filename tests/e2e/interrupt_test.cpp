@@ -1,5 +1,6 @@
-// A `compile` stopped by a signal while its threaded C simulation runs leaves nothing
-// behind: no output folder, no staging folder, no simulator process (support/cleanup.h).
+// A `compile` stopped by a signal while a child runs (the threaded C simulation, or g++
+// building it) leaves nothing behind: no output folder, no staging folder, no child
+// process (support/cleanup.h).
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -28,34 +29,35 @@ int processes_in(const fs::path& dir) {
   return n;
 }
 
-// The staging folder's threaded log appears when that simulation starts.
-bool threaded_started(const fs::path& dir) {
+// A file of the staging folder that appears when a stage starts (its log, created by the
+// shell's redirection as the child starts).
+bool stage_started(const fs::path& dir, const std::string& file) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec))
-    if (fs::exists(e.path() / "hls" / "sim" / "threaded.json", ec)) return true;
+    if (fs::exists(e.path() / "hls" / "sim" / file, ec)) return true;
   return false;
 }
 
-void interrupt_during_threaded_sim(int sig) {
+void interrupt_during(const std::string& marker, int sig) {
   const fs::path dir = fs::temp_directory_path() /
                        ("inrarch_interrupt_" + std::to_string(sig) + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string out = (dir / "out").string();
-  // Large enough a batch that the threaded simulation runs for seconds.
+  // Large enough a batch that the threaded simulation runs for a second or more.
   pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     execl(INRARCH_BINARY, INRARCH_BINARY, "compile", "--builtin", "insp", "--order", "1", "--batch",
-          "16384", "--width", "32", "--no-mlir", "-q", "-o", out.c_str(), (char*)nullptr);
+          "8192", "--width", "32", "--no-mlir", "-q", "-o", out.c_str(), (char*)nullptr);
     _exit(127);
   }
   const auto t0 = std::chrono::steady_clock::now();
   bool started = false;
-  while (!(started = threaded_started(dir)) &&
+  while (!(started = stage_started(dir, marker)) &&
          std::chrono::steady_clock::now() - t0 < std::chrono::minutes(5)) {
     int status = 0;
-    if (waitpid(pid, &status, WNOHANG) == pid) FAIL() << "compile ended before its threaded simulation";
+    if (waitpid(pid, &status, WNOHANG) == pid) FAIL() << "compile ended before " << marker;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   ASSERT_TRUE(started);
@@ -75,7 +77,7 @@ void interrupt_during_threaded_sim(int sig) {
   fs::remove_all(dir);
 }
 
-TEST(Interrupt, SigintDuringThreadedSimulationLeavesNothing) { interrupt_during_threaded_sim(SIGINT); }
-TEST(Interrupt, SigtermDuringThreadedSimulationLeavesNothing) { interrupt_during_threaded_sim(SIGTERM); }
+TEST(Interrupt, SigintDuringThreadedSimulationLeavesNothing) { interrupt_during("threaded.json", SIGINT); }
+TEST(Interrupt, SigtermDuringTheDriverBuildLeavesNothing) { interrupt_during("build.log", SIGTERM); }
 
 }  // namespace

@@ -1,0 +1,44 @@
+// The generated project's own C simulation, run as a user runs it (`make run` in OUT/hls:
+// testbench.cpp + model.cpp with g++, no golden text involved), passes for INSP; and it is
+// really those files that are checked: a changed weight in weights.h makes it fail.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+
+#include "hls_test_util.h"
+#include "support/process.h"
+
+namespace inrarch::hls {
+namespace {
+
+int make_run(const fs::path& dir, const std::string& log) {
+  return run_command("make -C '" + dir.string() + "' run > '" + (dir / log).string() + "' 2>&1", 600)
+      .exit_code;
+}
+
+TEST(ProjectCsim, MakeRunPassesAndFailsOnAChangedWeight) {
+  hls_test::InspCase c = hls_test::insp_case(16);
+  HlsOptions opt;
+  opt.rows = 8;
+  const fs::path dir = hls_test::out_dir("project_csim");
+  emit_hls(c.design, c.bundle, opt, dir);
+  ASSERT_EQ(make_run(dir, "run1.log"), 0) << hls_test::read_file(dir / "run1.log");
+  const std::string log = hls_test::read_file(dir / "run1.log");
+  EXPECT_NE(log.find(": PASS"), std::string::npos) << log;
+
+  // The first value of the first ROM (a weight of the first layer), made 1.5 larger.
+  std::string weights = hls_test::read_file(dir / "weights.h");
+  std::smatch m;
+  const std::regex first_value(R"(#define INRARCH_VALUES_\w+ \\\n\s*(-?[0-9.]+))");
+  ASSERT_TRUE(std::regex_search(weights, m, first_value));
+  const double w = std::stod(m[1]);
+  weights.replace(m.position(1), m.length(1), std::to_string(w + 1.5));
+  std::ofstream(dir / "weights.h") << weights;
+  EXPECT_NE(make_run(dir, "run2.log"), 0);
+  EXPECT_NE(hls_test::read_file(dir / "run2.log").find(": FAIL"), std::string::npos)
+      << hls_test::read_file(dir / "run2.log");
+}
+
+}  // namespace
+}  // namespace inrarch::hls

@@ -80,4 +80,18 @@ CommandResult run_command(const std::string& command, double timeout_s) {
   return r;
 }
 
+std::filesystem::path this_executable() {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : p;
+}
+
+std::filesystem::path find_beside_executable(const std::filesystem::path& relative) {
+  const std::filesystem::path dir = this_executable().parent_path();
+  std::error_code ec;
+  for (const auto& base : {dir, dir.parent_path()})
+    if (!base.empty() && std::filesystem::exists(base / relative, ec)) return base / relative;
+  return {};
+}
+
 }  // namespace inrarch

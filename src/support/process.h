@@ -4,6 +4,7 @@
 // with everything it started.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 namespace inrarch {
@@ -16,5 +17,14 @@ struct CommandResult {
 // Runs `command` with `sh -c`; past timeout_s seconds (0: none) its group is killed.
 // Throws inrarch::Error only when the shell cannot be started.
 CommandResult run_command(const std::string& command, double timeout_s = 0);
+
+// The running program's own file (/proc/self/exe), from which installed data is found:
+// the tool has no source or install path compiled in.
+std::filesystem::path this_executable();
+
+// `relative` (e.g. "share/inrarch/hls/include") in the folder of this executable or its
+// parent: <prefix>/bin/inrarch finds <prefix>/share/..., and a build folder holds the same
+// layout (CMake links it to the sources). Empty when neither exists.
+std::filesystem::path find_beside_executable(const std::filesystem::path& relative);
 
 }  // namespace inrarch

@@ -32,7 +32,7 @@ std::string lower_to_loops(const Graph& g, const MlirOptions& opt = {},
                            const ir::TensorMap* params = nullptr) {
   TempDir tmp(g.name());
   const std::string text = emit_mlir(g, opt, params);
-  std::string loops = run_mlir_opt(text, kSeed002Pipeline, tmp.path(), "loops");
+  std::string loops = run_mlir_opt(text, kLinalgToLoopsPipeline, tmp.path(), "loops");
   EXPECT_EQ(loops.find("tensor<"), std::string::npos) << "not fully bufferized:\n" << loops;
   EXPECT_EQ(loops.find("linalg."), std::string::npos) << "linalg left:\n" << loops;
   return loops;

@@ -10,6 +10,7 @@
 
 #include "backend/hls/emit_common.h"
 #include "support/error.h"
+#include "support/process.h"
 #include "ir/interpreter.h"
 
 namespace inrarch::hls {
@@ -266,7 +267,12 @@ void write_data(const Ctx& c, const std::filesystem::path& dir) {
 
 std::filesystem::path library_dir(const HlsOptions& opt) {
   if (!opt.include_dir.empty()) return opt.include_dir;
-  return std::filesystem::path(INRARCH_SOURCE_DIR) / "src" / "backend" / "hls" / "include";
+  std::filesystem::path dir = find_beside_executable(kLibraryRelative);
+  if (dir.empty())
+    throw Error(fmt::format("hls: the kernel library ({}) is not beside {} or in its parent folder; "
+                            "install the tool (cmake --install) or set HlsOptions::include_dir",
+                            kLibraryRelative, this_executable().string()));
+  return dir;
 }
 
 }  // namespace detail

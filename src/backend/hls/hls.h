@@ -34,6 +34,11 @@ struct NumberType {
 // "float" | "double" | "fixed<W,I>" (also "ap_fixed<W,I>"); throws inrarch::Error.
 NumberType parse_number_type(const std::string& s);
 
+// Where the kernel library (the headers every project copies into include/) lives, relative
+// to the folder of the binary or its parent: CMakeLists.txt installs it there and links
+// the build folder's copy to the sources.
+inline constexpr const char* kLibraryRelative = "share/inrarch/hls/include";
+
 struct HlsOptions {
   NumberType type;                       // default fixed<32,10>, the paper's
   std::string top = "model_top";
@@ -42,7 +47,7 @@ struct HlsOptions {
   double abs_tol = 1e-3;                 // PASS bound for fixed types (max abs error)
   double rel_tol = 1e-4;                 // PASS bound for float/double (max rel error)
   bool pow2_scaling = true;              // fixed point: per-stream exponents (scaling.h)
-  std::filesystem::path include_dir;     // kernel library; empty: this source tree's
+  std::filesystem::path include_dir;     // kernel library; empty: kLibraryRelative beside the tool
   // The batch when the design's samples are independent (passes/rebatch.h's graph_rows):
   // the project then streams any number of samples, the top's `rows` argument; 0: the
   // arrays are streamed whole, as one sample.

@@ -188,7 +188,7 @@ std::vector<Tensor> execute_mlir(const ir::Graph& g, const ir::TensorMap& inputs
   opt.c_interface = true;
   opt.func_name = "inrarch_kernel";  // the graph's name could clash with C's main
   const std::vector<ir::NodeId> args = mlir_arguments(g, false);
-  const std::string loops = run_mlir_opt(emit_mlir(g, opt), kSeed002Pipeline, work, "loops");
+  const std::string loops = run_mlir_opt(emit_mlir(g, opt), kLinalgToLoopsPipeline, work, "loops");
   run_mlir_opt(loops, kLoopsToLlvmPipeline, work, "llvm");
   run(fmt::format("{} --mlir-to-llvmir {} -o {}", llvm19_tool("mlir-translate"),
                   quote(work / "llvm.out.mlir"), quote(work / "kernel.ll")),

@@ -14,7 +14,7 @@ namespace inrarch::backend::mlir {
 
 // The reference PyTorch -> MLIR flow's lowering (with function-boundary-type-conversion=identity-layout-map so the
 // function takes plain memrefs): tensors -> buffers -> out-params -> scf loops.
-inline constexpr std::string_view kSeed002Pipeline =
+inline constexpr std::string_view kLinalgToLoopsPipeline =
     "--empty-tensor-to-alloc-tensor "
     "--one-shot-bufferize=\"bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map\" "

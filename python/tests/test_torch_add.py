@@ -1,6 +1,6 @@
 """The PyTorch → MLIR example (docs/mlir.md) end to end on the HLS side: forward(x, y) = x + y on [1,3,10,10], exported with
 inrarch_torch and compiled by `inrarch compile` with its three C simulations. (The MLIR half
-is tests/mlir/seed002_test.cpp.)"""
+is tests/mlir/torch_add_test.cpp.)"""
 import json
 import os
 
@@ -10,7 +10,7 @@ from tests.util import TmpDirTest, run_bin
 from inrarch_torch import export
 
 
-class Seed002HlsTest(TmpDirTest):
+class TorchAddHlsTest(TmpDirTest):
     def test_add_compiles_to_hls_with_csim_pass(self):
         g = torch.Generator().manual_seed(2)
         x = torch.rand(1, 3, 10, 10, dtype=torch.float64, generator=g)

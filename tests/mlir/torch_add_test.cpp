@@ -36,11 +36,11 @@ inrarch_torch.export(lambda ins, ps: model(ins["x"], ins["y"]), inputs, {}, sys.
                      name="forward")
 )";
 
-TEST(MlirSeed002, TorchAddExportedEmittedLoweredExecuted) {
+TEST(MlirTorchAdd, TorchAddExportedEmittedLoweredExecuted) {
   const fs::path pkg = fs::path(INRARCH_SOURCE_DIR) / "python";
   if (!fs::exists(pkg / "inrarch_torch" / "__init__.py"))
     GTEST_SKIP() << "python/inrarch_torch (the PyTorch exporter) is not in this tree yet";
-  TempDir tmp("seed002");
+  TempDir tmp("torch_add");
   std::ofstream(tmp.path() / "export.py") << kExportScript;
   const fs::path bundle = tmp.path() / "bundle";
   const std::string cmd = std::string(INRARCH_PYTHON) + " '" + (tmp.path() / "export.py").string() +
@@ -56,7 +56,7 @@ TEST(MlirSeed002, TorchAddExportedEmittedLoweredExecuted) {
       << text;
   EXPECT_NE(text.find("linalg.add ins(%in_x, %in_y"), std::string::npos) << text;
 
-  const std::string loops = run_mlir_opt(text, kSeed002Pipeline, tmp.path(), "loops");
+  const std::string loops = run_mlir_opt(text, kLinalgToLoopsPipeline, tmp.path(), "loops");
   // The seed's result: out-param, three loops (the unit batch dim folds away), one addf.
   EXPECT_NE(loops.find("func.func @forward(%arg0: memref<1x3x10x10xf64>, %arg1: "
                        "memref<1x3x10x10xf64>, %arg2: memref<1x3x10x10xf64>)"),

@@ -1,0 +1,62 @@
+// `cmake --install` into a temporary prefix gives a tool that works from there: the
+// installed binary finds its kernel library beside itself, compiles and C-simulates INSP,
+// and carries no path of the source tree; the Python front end imports from the prefix.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& f) {
+  std::ifstream in(f, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(Install, ToolRunsFromAPrefix) {
+  const fs::path tmp = fs::temp_directory_path() / ("inrarch_install_" + std::to_string(getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  const fs::path prefix = tmp / "prefix", build = fs::path(INRARCH_BINARY).parent_path();
+  auto r = inrarch::run_command("cmake --install '" + build.string() + "' --prefix '" + prefix.string() +
+                                    "' > '" + (tmp / "install.log").string() + "' 2>&1",
+                                300);
+  ASSERT_EQ(r.exit_code, 0) << slurp(tmp / "install.log");
+  const fs::path bin = prefix / "bin" / "inrarch";
+  ASSERT_TRUE(fs::exists(bin));
+  ASSERT_TRUE(fs::exists(prefix / "share/inrarch/hls/include/inrarch/kernels.h"));
+  EXPECT_EQ(slurp(bin).find(INRARCH_SOURCE_DIR), std::string::npos) << "the source path is compiled in";
+
+  r = inrarch::run_command("'" + bin.string() + "' compile --builtin insp --order 1 --batch 4 --width 16 "
+                           "--no-mlir -q -o '" + (tmp / "out").string() + "' > '" +
+                           (tmp / "compile.log").string() + "' 2>&1", 600);
+  const std::string log = slurp(tmp / "compile.log");
+  ASSERT_EQ(r.exit_code, 0) << log;
+  EXPECT_NE(log.find("csim PASS"), std::string::npos) << log;
+  EXPECT_TRUE(fs::exists(tmp / "out/hls/include/inrarch/kernels.h"));
+
+  // The Python package, from the prefix only (run outside the source tree).
+  fs::path site;
+  for (const auto& e : fs::recursive_directory_iterator(prefix / "lib"))
+    if (e.path().filename() == "inrarch_torch") site = e.path().parent_path();
+  ASSERT_FALSE(site.empty()) << "no inrarch_torch under " << (prefix / "lib");
+  r = inrarch::run_command("cd '" + tmp.string() + "' && PYTHONPATH='" + site.string() + "' " +
+                           INRARCH_PYTHON + " -c 'import inrarch_torch, sys; print(inrarch_torch.__file__)' > '" +
+                           (tmp / "py.log").string() + "' 2>&1", 120);
+  const std::string py = slurp(tmp / "py.log");
+  EXPECT_EQ(r.exit_code, 0) << py;
+  EXPECT_EQ(py.find(prefix.string()), 0u) << py;
+  fs::remove_all(tmp);
+}
+
+}  // namespace

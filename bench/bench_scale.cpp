@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <string>
@@ -74,6 +75,7 @@ Run run_sampled(const std::vector<std::string>& args) {
   const auto t0 = std::chrono::steady_clock::now();
   pid_t pid = fork();
   if (pid == 0) {
+    freopen("/dev/null", "w", stdout);  // the table alone on stdout; progress stays on stderr
     execv(argv[0], argv.data());
     _exit(127);
   }

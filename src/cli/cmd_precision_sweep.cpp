@@ -12,6 +12,7 @@
 #include "dataflow/lower.h"
 #include "frontend/load.h"
 #include "support/error.h"
+#include "support/files.h"
 #include "support/staging.h"
 #include "passes/pipeline.h"
 

@@ -1,6 +1,8 @@
 // Dispatch on graph.json's "format" (load.h).
 #include "frontend/load.h"
 
+#include "support/files.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -18,7 +20,7 @@ ir::Graph graph_from_json_text(std::string_view text, std::string_view filename)
 }
 
 ir::Graph read_graph_json(const std::filesystem::path& file) {
-  return graph_from_json_text(ir::detail::read_file(file), file.string());
+  return graph_from_json_text(read_file(file), file.string());
 }
 
 ir::Bundle load_bundle(const std::filesystem::path& dir) { return ir::load_bundle(dir, read_graph_json); }
@@ -30,7 +32,7 @@ std::string source_dtype(const std::filesystem::path& dir) {
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return "float64";
   // The graph.json parser gives the same line:column errors for any JSON object.
-  nlohmann::json j = ir::parse_graph_json_text(ir::detail::read_file(file), file.string());
+  nlohmann::json j = ir::parse_graph_json_text(read_file(file), file.string());
   auto it = j.find("source_dtype");
   if (it == j.end()) return "float64";
   if (!it->is_string()) throw Error(fmt::format("{}: \"source_dtype\" must be a string", file.string()));

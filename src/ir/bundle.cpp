@@ -73,7 +73,7 @@ void check_complete(const Bundle& b, const fs::path& dir) {
 
 void write_folder(const Bundle& b, const fs::path& root) {
   fs::create_directory(root);
-  detail::write_file(root / "graph.json", graph_to_json_text(b.graph));
+  write_file(root / "graph.json", graph_to_json_text(b.graph));
   const std::pair<const char*, const TensorMap*> parts[] = {
       {"inputs", &b.inputs}, {"params", &b.params}, {"reference", &b.reference}};
   for (auto [folder, m] : parts) {
@@ -126,7 +126,7 @@ Graph load_graph(const fs::path& path, GraphFileReader read_graph) {
     return read_graph(path / "graph.json");
   }
   if (!fs::exists(path, ec)) throw Error(fmt::format("{}: no such file or folder", path.string()));
-  if (path.extension() == ".ir") return parse_text(detail::read_file(path), path.string());
+  if (path.extension() == ".ir") return parse_text(read_file(path), path.string());
   if (path.extension() == ".json") return read_graph(path);
   throw Error(fmt::format("{}: expected a bundle folder, a .ir or a .json file", path.string()));
 }

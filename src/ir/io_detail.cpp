@@ -1,10 +1,5 @@
 #include "ir/io_detail.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
-
 #include <fmt/format.h>
 
 #include "support/error.h"
@@ -26,25 +21,6 @@ std::optional<int64_t> checked_numel(const Shape& shape) {
     if (n > kMaxNumel) return std::nullopt;
   }
   return n;
-}
-
-std::string read_file(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec))
-    throw Error(fmt::format("{}: is a directory, expected a file", file.string()));
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(fmt::format("{}: read error", file.string()));
-  return bytes;
-}
-
-void write_file(const std::filesystem::path& file, std::string_view bytes) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(fmt::format("{}: cannot create: {}", file.string(), std::strerror(errno)));
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) throw Error(fmt::format("{}: write failed: {}", file.string(), std::strerror(errno)));
 }
 
 std::pair<size_t, size_t> line_col(std::string_view text, size_t offset) {

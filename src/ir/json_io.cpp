@@ -337,7 +337,7 @@ Graph graph_from_json_text(std::string_view text, std::string_view filename) {
 }
 
 Graph read_graph_json(const std::filesystem::path& file) {
-  return graph_from_json_text(detail::read_file(file), file.string());
+  return graph_from_json_text(read_file(file), file.string());
 }
 
 std::string graph_to_json_text(const Graph& g) {

@@ -180,7 +180,7 @@ std::string shape_tuple(const Shape& s) {
 
 Tensor read_npy(const std::filesystem::path& path) {
   const std::string file = path.string();
-  const std::string bytes = detail::read_file(path);
+  const std::string bytes = read_file(path);
   auto [h, offset] = read_header(bytes, file);
   if (h.fortran)
     throw Error(fmt::format("{}: Fortran-order arrays are not supported (save a C-order array, "
@@ -222,7 +222,7 @@ void write_npy(const Tensor& t, const std::filesystem::path& path) {
   const size_t at = out.size();
   out.resize(at + t.data.size() * sizeof(double));
   if (!t.data.empty()) std::memcpy(out.data() + at, t.data.data(), t.data.size() * sizeof(double));
-  detail::write_file(path, out);
+  write_file(path, out);
 }
 
 }  // namespace inrarch::ir

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <fstream>
 
 #include <fmt/format.h>
 
@@ -61,27 +60,6 @@ void StagingDir::commit() {
   fs::remove_all(old, ec);
   cleanup::remove_path(stage_);
   committed_ = true;
-}
-
-void write_file_atomic(const fs::path& file, std::string_view text) {
-  fs::path tmp = file;
-  tmp += fmt::format(".tmp-{}", ::getpid());
-  std::error_code ec;
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f.write(text.data(), static_cast<std::streamsize>(text.size()));
-    f.flush();
-    if (!f) {
-      fs::remove(tmp, ec);
-      throw Error(fmt::format("{}: cannot write", file.string()));
-    }
-  }
-  fs::rename(tmp, file, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw Error(fmt::format("{}: cannot write: {}", file.string(), ec.message()));
-  }
 }
 
 }  // namespace inrarch

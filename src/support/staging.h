@@ -31,7 +31,4 @@ class StagingDir {
   bool committed_ = false;
 };
 
-// Writes text to file through a sibling temporary and a rename (throws inrarch::Error).
-void write_file_atomic(const std::filesystem::path& file, std::string_view text);
-
 }  // namespace inrarch

@@ -10,6 +10,7 @@
 
 #include "backend/hls/emit_common.h"
 #include "support/error.h"
+#include "support/files.h"
 #include "support/process.h"
 #include "ir/interpreter.h"
 
@@ -223,11 +224,6 @@ clean:
 
 namespace {
 
-void write_text(const std::filesystem::path& f, const std::string& text) {
-  std::ofstream o(f, std::ios::binary);
-  o << text;
-  if (!o) throw Error("hls: cannot write " + f.string());
-}
 
 void write_bin(const std::filesystem::path& f, const Tensor& t) {
   std::ofstream o(f, std::ios::binary);
@@ -289,7 +285,7 @@ void emit_hls(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& 
       {"weights.h", detail::weights_h(c)},       {"testbench.cpp", detail::testbench_cpp(c)},
       {"sim_main.cpp", detail::sim_main_cpp(c)}, {"run_hls.tcl", detail::run_hls_tcl(c)},
       {"Makefile", detail::makefile(c)}};
-  for (const auto& [name, text] : files) detail::write_text(out / name, text);
+  for (const auto& [name, text] : files) write_file(out / name, text);
   detail::write_data(c, out / "data");
   fs::path lib = detail::library_dir(opt);
   if (!fs::exists(lib / "inrarch" / "kernels.h"))

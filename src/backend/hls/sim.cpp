@@ -17,6 +17,7 @@
 #include "backend/hls/hls.h"
 #include "dataflow/schedule.h"
 #include "support/error.h"
+#include "support/files.h"
 #include "support/process.h"
 
 namespace inrarch::hls {
@@ -32,16 +33,11 @@ int run_cmd(const std::string& cmd, double timeout_s = 0) {
   return run_command(cmd, timeout_s).exit_code;
 }
 
-std::string read_all(const fs::path& f) {
-  std::ifstream in(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // The driver's result: the last line of its stdout that parses as JSON.
 nlohmann::json driver_result(const fs::path& out_file) {
-  std::istringstream in(read_all(out_file));
+  std::error_code ec;
+  if (!fs::exists(out_file, ec)) return {};
+  std::istringstream in(read_file(out_file));
   nlohmann::json last;
   for (std::string line; std::getline(in, line);) {
     auto j = nlohmann::json::parse(line, nullptr, false);
@@ -158,7 +154,7 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
       cd, sim.cxx, sim.cxxflags);
   if (run_cmd(build) != 0)
     throw Error("hls: the generated simulation driver does not compile; see " +
-                (dir / "sim" / "build.log").string() + ":\n" + read_all(dir / "sim" / "build.log").substr(0, 2000));
+                (dir / "sim" / "build.log").string() + ":\n" + read_file(dir / "sim" / "build.log").substr(0, 2000));
   nlohmann::json v;
   const std::string args = fmt::format(" --budget {}{}", sim.budget_s,
                                        sim.rows > 0 ? fmt::format(" --rows {}", sim.rows) : "");

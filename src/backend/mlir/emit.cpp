@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "support/error.h"
+#include "support/files.h"
 #include "support/staging.h"
 
 namespace inrarch::backend::mlir {

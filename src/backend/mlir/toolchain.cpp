@@ -19,6 +19,7 @@
 
 #include "backend/mlir/emit.h"
 #include "support/error.h"
+#include "support/files.h"
 #include "support/process.h"
 
 namespace inrarch::backend::mlir {
@@ -40,19 +41,6 @@ TempDir::~TempDir() {
 }
 
 namespace {
-
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-void write_file(const fs::path& p, std::string_view text) {
-  std::ofstream f(p, std::ios::binary);
-  f.write(text.data(), std::streamsize(text.size()));
-  if (!f) throw Error(fmt::format("{}: cannot write", p.string()));
-}
 
 std::string quote(const fs::path& p) { return "'" + p.string() + "'"; }
 

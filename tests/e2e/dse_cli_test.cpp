@@ -8,6 +8,7 @@
 #include <string>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "run_cli.h"
@@ -104,6 +105,10 @@ TEST_F(DseCli, MaxErrorPicksTheNarrowestWidthWithinTheBound) {
   EXPECT_EQ(j["hls"]["type"], chosen);
   EXPECT_TRUE(j["verification"]["csim"]["pass"].get<bool>());
   EXPECT_LE(j["verification"]["csim"]["max_abs_error"].get<double>(), 1e-2);
+  // The shipped project's own make csim, at the chosen width and judged by the same bound.
+  EXPECT_TRUE(j["verification"]["project"]["pass"].get<bool>()) << j["verification"]["project"];
+  EXPECT_DOUBLE_EQ(j["verification"]["project"]["max_abs_error"].get<double>(),
+                   std::stod(fmt::format("{:.3e}", j["verification"]["csim"]["max_abs_error"].get<double>())));
   const int width = std::stoi(chosen.substr(chosen.find('<') + 1));
   EXPECT_LT(width, 32);
   EXPECT_EQ(j["floor"]["dsp_per_multiply"], width <= 18 ? 1 : width <= 27 ? 2 : 4);

@@ -35,7 +35,15 @@ TEST(Install, ToolRunsFromAPrefix) {
   const fs::path bin = prefix / "bin" / "inrarch";
   ASSERT_TRUE(fs::exists(bin));
   ASSERT_TRUE(fs::exists(prefix / "share/inrarch/hls/include/inrarch/kernels.h"));
-  EXPECT_EQ(slurp(bin).find(INRARCH_SOURCE_DIR), std::string::npos) << "the source path is compiled in";
+  // No path of the source tree in the binary. AddressSanitizer's own metadata names each
+  // instrumented source file by its full path, so a sanitizer build is checked only for
+  // what the tool used to compile in: the kernel library's source folder.
+#ifdef __SANITIZE_ADDRESS__
+  const std::string source_path = std::string(INRARCH_SOURCE_DIR) + "/src/backend/hls/include";
+#else
+  const std::string source_path = INRARCH_SOURCE_DIR;
+#endif
+  EXPECT_EQ(slurp(bin).find(source_path), std::string::npos) << source_path << " is compiled in";
 
   r = inrarch::run_command("'" + bin.string() + "' compile --builtin insp --order 1 --batch 4 --width 16 "
                            "--no-mlir -q -o '" + (tmp / "out").string() + "' > '" +

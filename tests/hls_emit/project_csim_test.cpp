@@ -26,6 +26,12 @@ TEST(ProjectCsim, MakeRunPassesAndFailsOnAChangedWeight) {
   ASSERT_EQ(make_run(dir, "run1.log"), 0) << hls_test::read_file(dir / "run1.log");
   const std::string log = hls_test::read_file(dir / "run1.log");
   EXPECT_NE(log.find(": PASS"), std::string::npos) << log;
+  // The same run as compile makes it, with the testbench's figures read back.
+  fs::create_directories(dir / "sim");
+  nlohmann::json v = run_project_csim(dir, SimOptions{});
+  EXPECT_TRUE(v["pass"].get<bool>()) << v.dump();
+  EXPECT_GT(v["max_abs_error"].get<double>(), 0.0) << v.dump();
+  EXPECT_LT(v["max_abs_error"].get<double>(), 1e-3) << v.dump();
 
   // The first value of the first ROM (a weight of the first layer), made 1.5 larger.
   std::string weights = hls_test::read_file(dir / "weights.h");
@@ -38,6 +44,9 @@ TEST(ProjectCsim, MakeRunPassesAndFailsOnAChangedWeight) {
   EXPECT_NE(make_run(dir, "run2.log"), 0);
   EXPECT_NE(hls_test::read_file(dir / "run2.log").find(": FAIL"), std::string::npos)
       << hls_test::read_file(dir / "run2.log");
+  v = run_project_csim(dir, SimOptions{});
+  EXPECT_FALSE(v["pass"].get<bool>()) << v.dump();
+  EXPECT_GT(v["max_abs_error"].get<double>(), 1e-3) << v.dump();
 }
 
 }  // namespace

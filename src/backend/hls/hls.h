@@ -67,6 +67,7 @@ void emit_hls(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& 
 
 struct SimOptions {
   bool sequential = true, threaded = true, trace = true;
+  bool project = false;  // also the shipped project's own `make csim` run (run_project_csim)
   // Per mode: past it the driver stops itself and the verdict says `out_of_time`; a
   // driver that does not stop is killed a little later.
   double budget_s = 600;
@@ -82,10 +83,14 @@ struct SimOptions {
 // Compiles and runs the emitted driver in out_hls_dir (emit_hls first). Returns
 // {"csim": {pass, max_abs_error, max_rel_error, type, out_of_time?, error?}, "threaded":
 // {pass, deadlock, out_of_time, waits?, error?}, "trace": {pass, processes_checked,
-// mismatch?}}; modes not run are absent.
+// mismatch?}, "project": run_project_csim's}; modes not run are absent.
 // Logs go to out_hls_dir/sim/*.log. Throws inrarch::Error when the code does not compile.
 nlohmann::json run_simulations(const dataflow::Design& d, const std::filesystem::path& out_hls_dir,
                                const HlsOptions& opt, const SimOptions& sim = {});
+
+// The shipped project's own C simulation (`make csim`, then `./csim data [rows]`) in
+// out_hls_dir: {pass, command, max_abs_error?, max_rel_error?, error?}. Logs in sim/.
+nlohmann::json run_project_csim(const std::filesystem::path& out_hls_dir, const SimOptions& sim);
 
 // One mode's verdict for people: "PASS", "FAIL", "FAIL (deadlock)", "FAIL (out of time)",
 // or "not run" when `verification` has no such mode.

@@ -134,6 +134,7 @@ nlohmann::json check_trace(const dataflow::Design& d, const fs::path& trace_file
 std::string verdict_text(const nlohmann::json& v, const char* mode) {
   if (!v.contains(mode)) return "not run";
   const auto& m = v[mode];
+  if (m.contains("skipped")) return "skipped";
   if (m.value("pass", false)) return "PASS";
   if (m.value("deadlock", false)) return "FAIL (deadlock)";
   if (m.value("out_of_time", false)) return "FAIL (out of time)";
@@ -204,6 +205,10 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
                      {"out_of_time", res.value("out_of_time", false)}};
     if (deadlock) v["threaded"]["waits"] = res["waits"];
     else if (!done) v["threaded"]["error"] = failure(res, rc);
+  }
+  if (sim.project) {
+    note("C simulation: the project's own (make csim)");
+    v["project"] = run_project_csim(dir, sim);
   }
   return v;
 }

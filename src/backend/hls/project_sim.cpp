@@ -1,0 +1,42 @@
+// The generated project's own C simulation, as a user runs it: `make csim` (testbench.cpp +
+// model.cpp, the shipped files, with the project's Makefile) and `./csim data [ROWS]`. The
+// other modes run sim_main.cpp, which makes the same kernel calls; this one checks that what
+// ships compiles and passes too.
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "backend/hls/hls.h"
+#include "support/files.h"
+#include "support/process.h"
+
+namespace inrarch::hls {
+
+nlohmann::json run_project_csim(const std::filesystem::path& dir, const SimOptions& sim) {
+  namespace fs = std::filesystem;
+  const std::string cd = "cd '" + dir.string() + "' && ";
+  nlohmann::json v = {{"pass", false}, {"command", "make csim && ./csim data"}};
+  auto build = run_command(fmt::format("{}make CXX='{}' csim > sim/project_build.log 2>&1", cd, sim.cxx),
+                           sim.budget_s);
+  if (build.exit_code != 0) {
+    v["error"] = build.timed_out ? "out of time building the project"
+                                 : "the project does not compile; see sim/project_build.log";
+    return v;
+  }
+  const std::string rows = sim.rows > 0 ? fmt::format(" {}", sim.rows) : "";
+  auto run = run_command(fmt::format("{}./csim data{} > sim/project.log 2>&1", cd, rows), sim.budget_s);
+  std::error_code ec;
+  const std::string log = fs::exists(dir / "sim" / "project.log", ec) ? read_file(dir / "sim" / "project.log") : "";
+  // The testbench's verdict line: "type T: max abs error A, max rel error R: PASS|FAIL".
+  std::smatch m;
+  if (std::regex_search(log, m, std::regex(R"(max abs error (\S+), max rel error (\S+): (PASS|FAIL))"))) {
+    v["max_abs_error"] = std::stod(m[1]);
+    v["max_rel_error"] = std::stod(m[2]);
+  }
+  v["pass"] = run.exit_code == 0 && m.size() > 3 && m[3] == "PASS";
+  if (run.timed_out) v["error"] = "out of time";
+  else if (m.empty()) v["error"] = fmt::format("no verdict (exit {}); see sim/project.log", run.exit_code);
+  return v;
+}
+
+}  // namespace inrarch::hls

@@ -132,6 +132,22 @@ TEST(Fibers, BudgetEndsAnEndlessRun) {
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30);
 }
 
+// A stack that cannot be reserved is an exception naming the process, not a crash, and the
+// streams are left without a scheduler.
+TEST(Fibers, StackThatCannotBeReservedIsAnError) {
+  SimGuard guard;
+  hls::stream<int> s("s", 1);
+  scheduler sched(std::size_t(1) << 50);  // 1 PiB: beyond any address space
+  sched.spawn([&] { s.write(1); });
+  try {
+    sched.run(60);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot reserve a stack"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(hls::sim::state().sched.load(), nullptr);
+}
+
 // The same program gives the same interleaving, run after run.
 TEST(Fibers, Deterministic) {
   SimGuard guard;

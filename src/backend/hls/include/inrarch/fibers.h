@@ -24,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "../inrarch_hls_types.h"
@@ -124,7 +125,9 @@ class scheduler : public hls::sim::scheduler {
     const std::size_t page = 4096;
     void* mem = mmap(nullptr, stack_bytes_ + page, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (mem == MAP_FAILED) throw std::runtime_error("fibers: cannot reserve a process stack");
+    if (mem == MAP_FAILED)
+      throw std::runtime_error("fibers: cannot reserve a stack of " + std::to_string(stack_bytes_ >> 10) +
+                               " KiB for process " + std::to_string(current_index_));
     mprotect(mem, page, PROT_NONE);
     f.stack = mem;
     getcontext(&f.ctx);
@@ -140,6 +143,7 @@ class scheduler : public hls::sim::scheduler {
   }
   void resume(int i) {
     fiber& f = fibers_[i];
+    current_index_ = i;
     if (!f.started) start(f);
     current_ = i;
     if (on_switch) on_switch(i);
@@ -162,6 +166,7 @@ class scheduler : public hls::sim::scheduler {
   std::map<const hls::sim::stream_base*, std::vector<int>> waiting_;
   ucontext_t main_{};
   int current_ = -1;
+  int current_index_ = -1;  // the fiber being started (for error messages)
   const void* main_stack_ = nullptr;  // for AddressSanitizer only
   std::size_t main_stack_size_ = 0;
 };
@@ -169,18 +174,30 @@ class scheduler : public hls::sim::scheduler {
 inline verdict scheduler::run(double budget_s) {
   running() = this;
   hls::sim::set_scheduler(this);
+  struct restore {  // however run() ends, streams go back to waiting on their own
+    ~restore() {
+      hls::sim::set_scheduler(nullptr);
+      hls::sim::clear_abort();
+      running() = nullptr;
+    }
+  } restore_on_exit;
   for (std::size_t i = 0; i < fibers_.size(); ++i) ready_.push_back(int(i));
   const auto t0 = std::chrono::steady_clock::now();
   verdict v = verdict::completed;
-  for (unsigned long switches = 0; !ready_.empty(); ++switches) {
-    const int i = ready_.front();
-    ready_.pop_front();
-    resume(i);
-    if ((switches & 1023) == 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > budget_s) {
-      v = verdict::out_of_time;
-      break;
+  try {
+    for (unsigned long switches = 0; !ready_.empty(); ++switches) {
+      const int i = ready_.front();
+      ready_.pop_front();
+      resume(i);
+      if ((switches & 1023) == 0 &&
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > budget_s) {
+        v = verdict::out_of_time;
+        break;
+      }
     }
+  } catch (...) {  // a stack could not be reserved: unwind the others, then report
+    unwind_all();
+    throw;
   }
   bool unfinished = false;
   for (const auto& f : fibers_) unfinished = unfinished || !f.done;
@@ -189,9 +206,6 @@ inline verdict scheduler::run(double budget_s) {
     if (on_deadlock) on_deadlock();
   }
   if (unfinished) unwind_all();
-  hls::sim::set_scheduler(nullptr);
-  hls::sim::clear_abort();
-  running() = nullptr;
   return v;
 }
 

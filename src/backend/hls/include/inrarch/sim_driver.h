@@ -254,7 +254,15 @@ inline int driver::run_threaded(recorder& rec) {
     });
   sched.on_switch = [](int p) { current_process = p; };
   sched.on_deadlock = [&] { waits = rec.waits(); };
-  const fibers::verdict v = sched.run(budget_s_);
+  fibers::verdict v;
+  try {
+    v = sched.run(budget_s_);
+  } catch (const std::exception& e) {  // no memory for a stack: say so instead of aborting
+    std::printf("{\"mode\": \"threaded\", \"completed\": false, \"deadlock\": false, "
+                "\"out_of_time\": false, \"waits\": [], \"error\": \"%s (try --stack-kb)\"}\n",
+                json_escape(e.what()).c_str());
+    return 2;
+  }
   std::string w, err;
   for (std::size_t p = 0; p < waits.size(); ++p)
     if (!waits[p].empty())

@@ -163,7 +163,7 @@ void register_compile(CLI::App& app) {
   cmd->add_option("--sim-budget", args->flow.sim_budget_s,
                   "Seconds each C simulation may run; past it the run stops and fails as "
                   "'out of time'")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(0.001, 1e6))
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
   cmd->callback([args, par] {

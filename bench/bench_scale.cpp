@@ -73,6 +73,7 @@ Run run_sampled(const std::vector<std::string>& args) {
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const auto t0 = std::chrono::steady_clock::now();
+  std::fflush(stdout);  // else the child's freopen writes our buffered lines again
   pid_t pid = fork();
   if (pid == 0) {
     freopen("/dev/null", "w", stdout);  // the table alone on stdout; progress stays on stderr
@@ -94,6 +95,7 @@ Run run_sampled(const std::vector<std::string>& args) {
 
 std::string verdict(const nlohmann::json& v, const char* mode) {
   if (!v.contains(mode)) return "-";
+  if (v[mode].contains("skipped")) return "skipped";
   return v[mode].value("pass", false) ? "PASS" : "FAIL";
 }
 
@@ -110,8 +112,8 @@ int main(int argc, char** argv) {
   }
   const std::string bin = INRARCH_BINARY;
   const fs::path work = fs::temp_directory_path() / ("inrarch_bench_scale_" + std::to_string(getpid()));
-  std::printf("| order | outputs | processes | streams | compile s | peak RSS MB | peak threads | csim | threaded | trace |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("| order | outputs | processes | streams | compile s | peak RSS MB | peak threads | csim | threaded | trace | project |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int order : orders) {
     const std::string bundle = (work / ("b" + std::to_string(order))).string();
     const std::string out = (work / ("o" + std::to_string(order))).string();
@@ -126,11 +128,11 @@ int main(int argc, char** argv) {
     }
     nlohmann::json rep = nlohmann::json::parse(f);
     const auto& v = rep["verification"];
-    std::printf("| %d | %s | %s | %s | %.1f | %ld | %d | %s | %s | %s |\n", order,
+    std::printf("| %d | %s | %s | %s | %.1f | %ld | %d | %s | %s | %s | %s |\n", order,
                 rep["graph"]["outputs"].dump().c_str(), rep["design"]["processes"].dump().c_str(),
                 rep["design"]["streams"].dump().c_str(), r.seconds, r.peak_rss_mb,
                 r.peak_threads, verdict(v, "csim").c_str(), verdict(v, "threaded").c_str(),
-                verdict(v, "trace").c_str());
+                verdict(v, "trace").c_str(), verdict(v, "project").c_str());
     std::fflush(stdout);
   }
   fs::remove_all(work);

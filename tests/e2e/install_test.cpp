@@ -6,22 +6,17 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "support/files.h"
 #include "support/process.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& f) {
-  std::ifstream in(f, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+// Logs and the binary, as bytes (every file read here exists once its command ran).
+std::string slurp(const fs::path& f) { return inrarch::read_file(f); }
 
 TEST(Install, ToolRunsFromAPrefix) {
   const fs::path tmp = fs::temp_directory_path() / ("inrarch_install_" + std::to_string(getpid()));

@@ -127,7 +127,7 @@ class scheduler : public hls::sim::scheduler {
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (mem == MAP_FAILED)
       throw std::runtime_error("fibers: cannot reserve a stack of " + std::to_string(stack_bytes_ >> 10) +
-                               " KiB for process " + std::to_string(current_index_));
+                               " KiB for process " + std::to_string(current_));
     mprotect(mem, page, PROT_NONE);
     f.stack = mem;
     getcontext(&f.ctx);
@@ -143,9 +143,8 @@ class scheduler : public hls::sim::scheduler {
   }
   void resume(int i) {
     fiber& f = fibers_[i];
-    current_index_ = i;
-    if (!f.started) start(f);
     current_ = i;
+    if (!f.started) start(f);
     if (on_switch) on_switch(i);
     switch_in(f);
     current_ = -1;
@@ -166,7 +165,6 @@ class scheduler : public hls::sim::scheduler {
   std::map<const hls::sim::stream_base*, std::vector<int>> waiting_;
   ucontext_t main_{};
   int current_ = -1;
-  int current_index_ = -1;  // the fiber being started (for error messages)
   const void* main_stack_ = nullptr;  // for AddressSanitizer only
   std::size_t main_stack_size_ = 0;
 };

@@ -1,6 +1,7 @@
 // The generated project's own C simulation, run as a user runs it (`make run` in OUT/hls:
 // testbench.cpp + model.cpp with g++, no golden text involved), passes for INSP; and it is
-// really those files that are checked: a changed weight in weights.h makes it fail.
+// really those files that are checked: a changed weight in weights.h makes it fail. The
+// other simulations run that same model.cpp under the driver: a change to it shows there.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -47,6 +48,39 @@ TEST(ProjectCsim, MakeRunPassesAndFailsOnAChangedWeight) {
   v = run_project_csim(dir, SimOptions{});
   EXPECT_FALSE(v["pass"].get<bool>()) << v.dump();
   EXPECT_GT(v["max_abs_error"].get<double>(), 1e-3) << v.dump();
+}
+
+
+// run_simulations builds the shipped model.cpp (make sim), not a copy of its kernel calls:
+// one sin made a cos in model.cpp fails the sequential and threaded runs on the values,
+// while every process still follows its schedule (the trace passes).
+TEST(ProjectCsim, TheSimulationsRunTheShippedTop) {
+  hls_test::InspCase c = hls_test::insp_case(16);
+  HlsOptions opt;
+  opt.rows = 8;
+  const fs::path dir = hls_test::out_dir("project_sims");
+  emit_hls(c.design, c.bundle, opt, dir);
+  nlohmann::json v = run_simulations(c.design, dir, opt);
+  ASSERT_TRUE(v["csim"]["pass"].get<bool>()) << v.dump();
+  ASSERT_TRUE(v["threaded"]["pass"].get<bool>()) << v.dump();
+
+  std::string model = hls_test::read_file(dir / "model.cpp");
+  const size_t at = model.find("op_sin");
+  ASSERT_NE(at, std::string::npos);
+  model.replace(at, 6, "op_cos");
+  std::ofstream(dir / "model.cpp") << model;
+  v = run_simulations(c.design, dir, opt);
+  EXPECT_FALSE(v["csim"]["pass"].get<bool>()) << v.dump();
+  EXPECT_GT(v["csim"]["max_abs_error"].get<double>(), 1e-2) << v.dump();
+  EXPECT_FALSE(v["threaded"]["pass"].get<bool>()) << v.dump();
+  EXPECT_TRUE(v["trace"]["pass"].get<bool>()) << v.dump();
+
+  // A top whose region is never closed cannot run threaded, and says why.
+  model.erase(model.find("INRARCH_DATAFLOW_END"), std::string("INRARCH_DATAFLOW_END").size());
+  std::ofstream(dir / "model.cpp") << model;
+  v = run_simulations(c.design, dir, opt);
+  EXPECT_FALSE(v["threaded"]["pass"].get<bool>()) << v.dump();
+  EXPECT_NE(v["threaded"].value("error", "").find("INRARCH_DATAFLOW_END"), std::string::npos) << v.dump();
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // emit_hls: the generated Vitis project. model.h declares the number type, the port
 // stream types and the top; model.cpp is the top (#pragma HLS dataflow, one stream per
-// dataflow stream with its sized depth, one kernel call per process in topological order);
+// dataflow stream with its sized depth, one kernel call per process in topological order,
+// each wrapped in INRARCH_PROCESS so the simulation driver can run the same code);
 // weights.h holds the constant operands as ROM arrays, evaluated by the reference
 // interpreter (row-major, an mm's B column-major). Testbench, driver, Tcl and Makefile
 // are in emit_tb.cpp.
@@ -150,12 +151,14 @@ std::string model_cpp(const Ctx& c) {
     int64_t depth = st.depth == dataflow::kUnbounded ? st.beats() : st.depth;
     s += fmt::format("#pragma HLS stream variable = {} depth = {}\n", c.var[i], depth);
   }
-  s += "\n  // Processes in topological order.\n";
+  s += "\n  // Processes in topological order. INRARCH_PROCESS(id, name, call) is the call itself\n"
+       "  // for Vitis and g++; the simulation driver runs each as a process (dataflow_region.h).\n";
   for (size_t p = 0; p < c.d.processes.size(); ++p) {
     std::string call = kernel_call(c, static_cast<dataflow::ProcessId>(p));
-    if (!call.empty()) s += fmt::format("  {}  // {}\n", call, c.d.processes[p].name);
+    if (!call.empty())
+      s += fmt::format("  INRARCH_PROCESS({}, {}, {});\n", p, string_literal(c.d.processes[p].name), call);
   }
-  return s + "}\n";
+  return s + "  INRARCH_DATAFLOW_END\n}\n";
 }
 
 

@@ -44,8 +44,9 @@ std::string literal(double v);
 // nearest on the type's grid (saturated), so no conversion mode changes them.
 std::string value_literal(const Ctx& c, double v);
 
-// The kernel call of a process inside the top ("" for sources of inputs and sinks: those
-// are ports fed/drained by the testbench). Throws inrarch::Error for what cannot be emitted.
+// The kernel call expression of a process inside the top, no semicolon ("" for sources of
+// inputs and sinks: those are ports fed/drained by the testbench). Throws inrarch::Error
+// for what cannot be emitted.
 std::string kernel_call(const Ctx& c, dataflow::ProcessId p);
 
 // The top's parameter list: input ports in design order, then output ports;

@@ -61,9 +61,9 @@ std::string elementwise(const Ctx& c, dataflow::ProcessId pid) {
   int64_t block = c.d.streams[p.outputs[0]].block;
   std::string f = scaled_functor(c, pid);
   if (p.operands.size() == 1)
-    return fmt::format("inrarch_hls::unary<{}>({}, {}, {});", f, c.rows_arg(), c.var[p.inputs.at(0)], out);
+    return fmt::format("inrarch_hls::unary<{}>({}, {}, {})", f, c.rows_arg(), c.var[p.inputs.at(0)], out);
   const std::vector<int>& e = c.scale.operand_exp[pid];
-  return fmt::format("inrarch_hls::binary<{}>({}, {}, {}, {});", f, c.rows_arg(),
+  return fmt::format("inrarch_hls::binary<{}>({}, {}, {}, {})", f, c.rows_arg(),
                      ew_operand(c, p, 0, block, e[0]), ew_operand(c, p, 1, block, e[1]), out);
 }
 
@@ -77,12 +77,12 @@ std::string mm(const Ctx& c, dataflow::ProcessId pid) {
   std::string params = std::to_string(p.mm_par) + (shift ? ", " + std::to_string(shift) : "");
   const std::string& out = c.var[p.outputs.at(0)];
   if (a.stream >= 0 && b.stream >= 0)
-    return fmt::format("inrarch_hls::mm<{}>({}, {}, {});", params, c.var[a.stream],
+    return fmt::format("inrarch_hls::mm<{}>({}, {}, {})", params, c.var[a.stream],
                        c.var[b.stream], out);
   if (a.stream >= 0)
-    return fmt::format("inrarch_hls::mm_rom_b<{}>({}, {}, {}, {});", params, c.rows_arg(),
+    return fmt::format("inrarch_hls::mm_rom_b<{}>({}, {}, {}, {})", params, c.rows_arg(),
                        c.var[a.stream], rom_name(p, 1), out);
-  return fmt::format("inrarch_hls::mm_rom_a<{}>({}, {}, {});", params, rom_name(p, 0),
+  return fmt::format("inrarch_hls::mm_rom_a<{}>({}, {}, {})", params, rom_name(p, 0),
                      c.var[b.stream], out);
 }
 
@@ -148,7 +148,7 @@ std::string gather(const Ctx& c, dataflow::ProcessId pid) {
     ins += ", inrarch_hls::const_operand<data_t, " + shape_type(row_shape(c, od.shape)) + " >(" + value + ")";
   }
   const auto& os = c.d.streams[p.outputs.at(0)];
-  return fmt::format("inrarch_hls::gather<{} >({}, {}{});", gather_map(c, p, os.shape), c.rows_arg(),
+  return fmt::format("inrarch_hls::gather<{} >({}, {}{})", gather_map(c, p, os.shape), c.rows_arg(),
                      c.var[p.outputs[0]], ins);
 }
 
@@ -160,23 +160,23 @@ std::string kernel_call(const Ctx& c, dataflow::ProcessId pid) {
     case Kind::Source:
       if (p.op == ir::Op::Input) return "";
       if (int64_t period = rom_period(c, p, 0); period > 0)  // a broadcast constant output: wrap at P
-        return fmt::format("inrarch_hls::rom_source<{}>({}, {}, {});", period, c.rows_arg(),
+        return fmt::format("inrarch_hls::rom_source<{}>({}, {}, {})", period, c.rows_arg(),
                            rom_name(p, 0), c.var[p.outputs.at(0)]);
-      return fmt::format("inrarch_hls::rom_source({}, {}, {});", c.rows_arg(), rom_name(p, 0),
+      return fmt::format("inrarch_hls::rom_source({}, {}, {})", c.rows_arg(), rom_name(p, 0),
                          c.var[p.outputs.at(0)]);
     case Kind::Sink: return "";
     case Kind::Copy: {
       std::string outs;
       for (auto s : p.outputs) outs += ", " + c.var[s];
-      return fmt::format("inrarch_hls::copy_stream({}, {}{});", c.rows_arg(), c.var[p.inputs.at(0)], outs);
+      return fmt::format("inrarch_hls::copy_stream({}, {}{})", c.rows_arg(), c.var[p.inputs.at(0)], outs);
     }
     case Kind::Unary: case Kind::Binary: return elementwise(c, pid);
     case Kind::Mm: return mm(c, pid);
     case Kind::Transpose:
-      return fmt::format("inrarch_hls::permute<1, 0>({}, {});", c.var[p.inputs.at(0)],
+      return fmt::format("inrarch_hls::permute<1, 0>({}, {})", c.var[p.inputs.at(0)],
                          c.var[p.outputs.at(0)]);
     case Kind::Permute:
-      return fmt::format("inrarch_hls::permute<{}>({}, {});", join_ints(p.attrs.perm),
+      return fmt::format("inrarch_hls::permute<{}>({}, {})", join_ints(p.attrs.perm),
                          c.var[p.inputs.at(0)], c.var[p.outputs.at(0)]);
     case Kind::Gather: return gather(c, pid);
     case Kind::Custom: break;

@@ -3,9 +3,9 @@
 //
 //   emit_hls         writes OUT/hls/: model.h/.cpp (top, #pragma HLS dataflow), weights.h
 //                    (constant operands as ROM arrays), testbench.cpp, sim_main.cpp (the
-//                    simulation driver), run_hls.tcl, Makefile, data/*.bin, include/ (the
+//                    simulation driver's tables), run_hls.tcl, Makefile, data/*.bin, include/ (the
 //                    kernel library and compat headers, so the folder stands alone).
-//   run_simulations  compiles sim_main.cpp with g++ and runs the three modes: sequential
+//   run_simulations  builds model.cpp with the driver (make sim) and runs three modes: sequential
 //                    csim, threaded csim (cooperative processes, bounded FIFOs, an exact
 //                    deadlock verdict), trace check against dataflow::schedule. Returns
 //                    report.json's `verification`.
@@ -80,7 +80,7 @@ struct SimOptions {
   std::function<void(const std::string&)> progress;  // a line per step (build, each mode)
 };
 
-// Compiles and runs the emitted driver in out_hls_dir (emit_hls first). Returns
+// Builds (make sim) and runs the emitted top with the simulation driver in out_hls_dir (emit_hls first). Returns
 // {"csim": {pass, max_abs_error, max_rel_error, type, out_of_time?, error?}, "threaded":
 // {pass, deadlock, out_of_time, waits?, error?}, "trace": {pass, processes_checked,
 // mismatch?}, "project": run_project_csim's}; modes not run are absent.
@@ -96,7 +96,7 @@ nlohmann::json run_project_csim(const std::filesystem::path& out_hls_dir, const 
 // or "not run" when `verification` has no such mode.
 std::string verdict_text(const nlohmann::json& verification, const char* mode);
 
-// Compares a recorded trace (sim_main's format, see sim.cpp) with the schedule of every
+// Compares a recorded trace (the driver's format, see sim.cpp) with the schedule of every
 // process. Returns {"pass", "processes_checked", "mismatch"?}.
 nlohmann::json check_trace(const dataflow::Design& d, const std::filesystem::path& trace_file);
 

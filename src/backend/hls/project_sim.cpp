@@ -1,7 +1,7 @@
 // The generated project's own C simulation, as a user runs it: `make csim` (testbench.cpp +
 // model.cpp, the shipped files, with the project's Makefile) and `./csim data [ROWS]`. The
-// other modes run sim_main.cpp, which makes the same kernel calls; this one checks that what
-// ships compiles and passes too.
+// other modes run the same model.cpp under the simulation driver; this one is the plain
+// testbench a Vitis user runs, with no driver at all.
 #include <fmt/format.h>
 
 #include <regex>

@@ -43,6 +43,9 @@ class hooks {
   virtual void on_block(const stream_base& /*s*/, fifo_op /*op*/) {}
   // ... and has stopped waiting (the op proceeds, or throws `aborted`).
   virtual void on_unblock(const stream_base& /*s*/, fifo_op /*op*/) {}
+  // The stream has been constructed (its base part: name and depth are set). Not under
+  // its lock: nothing else can know the stream yet.
+  virtual void on_create(stream_base& /*s*/) {}
   // The stream is destroyed with `leftover` elements never read.
   virtual void on_destroy(const stream_base& /*s*/, std::size_t /*leftover*/) {}
 };
@@ -114,7 +117,9 @@ class stream_base {
  protected:
   stream_base(const std::string& name, std::size_t depth)
       : id_(state().next_id++), name_(name.empty() ? "stream" + std::to_string(id_) : name),
-        depth_(depth) {}
+        depth_(depth) {
+    if (hooks* h = state().hook.load()) h->on_create(*this);
+  }
   ~stream_base() {}
 
   // Waits on cv until ready() (caller holds lk); reports the wait to the hooks and the

@@ -3,6 +3,7 @@
 #define INRARCH_HLS_KERNELS_H
 
 #include "array_stream.h"
+#include "dataflow_region.h"
 #include "elementwise.h"
 #include "mm.h"
 #include "movement.h"

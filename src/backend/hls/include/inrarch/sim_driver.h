@@ -1,11 +1,14 @@
-// INR-Arch HLS simulation driver (C++17, not synthesised): runs a generated design's
-// processes (sources, kernels, sinks; sim_main.cpp registers them in design order) in one
-// of two modes and prints one JSON line.
+// INR-Arch HLS simulation driver (C++17, not synthesised): runs the generated top
+// (model.cpp built with -DINRARCH_SIM, see dataflow_region.h) with the design's sources and
+// sinks around it, in one of two modes, and prints one JSON line. sim_main.cpp gives it the
+// design's tables (process names, stream ids and depths) and the ports; it re-states no
+// kernel call.
 //
-//   seq       Vitis csim semantics: processes one after another in topological order,
-//             unbounded streams; a read of an empty stream is an error (would_block), not
-//             a hang. With --trace FILE, every FIFO op and every INRARCH_STEP() is recorded
-//             per process and written as run-length-encoded steps for the trace check.
+//   seq       Vitis csim semantics: sources, then the top's processes in topological order,
+//             then sinks; unbounded streams; a read of an empty stream is an error
+//             (would_block), not a hang. With --trace FILE, every FIFO op and every
+//             INRARCH_STEP() is recorded per process and written as run-length-encoded
+//             steps for the trace check.
 //   threaded  every process its own thread of control, every stream bounded at its sized
 //             depth. The processes are cooperative fibers on this one OS thread
 //             (fibers.h), so a design of thousands of processes runs on two cores, and a
@@ -25,6 +28,11 @@
 #include <utility>
 #include <vector>
 
+#ifndef INRARCH_SIM
+#error "sim_driver.h: build with -DINRARCH_SIM (the top's processes must reach the driver)"
+#endif
+
+#include "dataflow_region.h"
 #include "fibers.h"
 #include "tb_util.h"
 
@@ -38,7 +46,17 @@ class recorder : public hls::sim::hooks {
  public:
   explicit recorder(std::size_t n) : steps_(n), waits_(n) {}
   std::map<const hls::sim::stream_base*, int> ids;  // stream -> design stream id
+  // The design's streams by variable name: id and sized depth (0: unbounded).
+  std::map<std::string, std::pair<int, long long>> table;
+  bool bounded = false;  // give every design stream its sized depth (threaded mode)
   bool tracing = false;
+
+  void on_create(hls::sim::stream_base& s) override {
+    auto it = table.find(s.name());
+    if (it == table.end()) return;  // a kernel's own stream, or the testbench's
+    ids[&s] = it->second.first;
+    if (bounded && it->second.second > 0) s.set_depth(static_cast<std::size_t>(it->second.second));
+  }
 
   void step() {
     if (tracing && current_process >= 0) steps_[current_process].emplace_back();
@@ -107,69 +125,80 @@ inline void step_to_recorder() {
   if (the_recorder()) the_recorder()->step();
 }
 
-class driver {
+// One design stream as the simulation knows it: the variable name it is constructed with,
+// its id in the design (the trace's stream numbers) and its sized depth (0: unbounded).
+struct stream_info {
+  const char* name;
+  int id;
+  long long depth;
+};
+
+// Runs the generated top (model.cpp, built with -DINRARCH_SIM) in one mode. The top's
+// INRARCH_PROCESS calls arrive at process() (dataflow_region.h); its streams make
+// themselves known as they are constructed (hls::sim::hooks::on_create), and are matched
+// by name with the design's table to learn their ids and depths. Sources and sinks are the
+// driver's own processes around the top, as in the testbench.
+class driver : public region::runner {
  public:
-  // rows: the samples streamed (--rows N overrides the compiled batch).
-  driver(int argc, char** argv, int rows) : rows_(rows) {
-    for (int i = 1; i < argc; ++i) {
-      std::string a = argv[i];
-      if (a == "--trace" && i + 1 < argc) trace_ = argv[++i];
-      else if (a == "--rows" && i + 1 < argc) rows_ = std::atoi(argv[++i]);
-      else if (a == "--budget" && i + 1 < argc) budget_s_ = std::atof(argv[++i]);
-      else if (a == "--stack-kb" && i + 1 < argc) stack_kb_ = std::atol(argv[++i]);
-      else if (a == "--data" && i + 1 < argc) data_ = argv[++i];
-      else mode_ = a;
-    }
+  // rows: the samples streamed (--rows N overrides the compiled batch). `processes` names
+  // the design's processes by id; `streams` lists its streams.
+  driver(int argc, char** argv, int rows, const stream_info* streams, std::size_t n_streams,
+         const char* const* processes, std::size_t n_processes);
+  ~driver() override {
+    hls::sim::set_hooks(nullptr);
+    region::current() = nullptr;
   }
+  driver(const driver&) = delete;
+  driver& operator=(const driver&) = delete;
+
   template <class S>
-  void stream(S& s, int id, long long depth) {
-    streams_.push_back({&s, id, depth, [&s](std::size_t d) { s.set_depth(d); }});
-  }
-  // A process of the design: body(rows). A plain function, not a closure per process: a
-  // design of thousands of processes compiles far faster that way.
-  void process(const char* name, void (*body)(int), int rows) {
-    procs_.push_back({name, [body, rows] { body(rows); }});
-  }
-  template <class S>
-  void source(const char* name, S& s, const std::string& file) {
+  void source(int id, S& s, const std::string& file) {
     std::string path = data_ + "/" + file;
     const std::size_t n = std::size_t(rows_) * S::numel;
-    procs_.push_back({name, [&s, path, n] { tb::feed(s, tb::load_bin(path, n)); }});
+    sources_.push_back({id, [&s, path, n] { tb::feed(s, tb::load_bin(path, n)); }});
   }
   template <class S>
-  void sink(const char* name, S& s, const std::string& golden, const std::string& output) {
+  void sink(int id, S& s, const std::string& golden, const std::string& output) {
     std::size_t k = got_.size();
     got_.emplace_back();
     golden_.push_back(data_ + "/" + golden);
     sizes_.push_back(std::size_t(rows_) * S::numel);
     sink_names_.push_back(output);
     columns_.push_back(S::shape_type::last());
-    procs_.push_back({name, [this, &s, k] { got_[k] = tb::drain(s, rows_); }});
+    sinks_.push_back({id, [this, &s, k] { got_[k] = tb::drain(s, rows_); }});
   }
   int rows() const { return rows_; }
-  int run();
+  // top(): one call of the generated top with the ports. Returns the exit code.
+  template <class Top>
+  int run(Top top);
+
+  void process(int id, const char* name, region::body_fn body, void* closure) override;
+  void end() override;
 
  private:
-  struct stream_rec {
-    hls::sim::stream_base* s;
-    int id;
-    long long depth;
-    std::function<void(std::size_t)> set_depth;
-  };
   struct proc_rec {
-    std::string name;
+    int id;
     std::function<void()> body;
   };
-  int run_seq(recorder& rec);
-  int run_threaded(recorder& rec);
+  // Thrown through the top when a sequential process fails: the rest must not run.
+  struct stop {};
+  bool run_one_seq(const proc_rec& p);
+  void run_threaded();
+  int report_threaded();
   std::string errors_json();
 
   std::string mode_ = "seq", trace_, data_ = "data";
   int rows_ = 1;
   double budget_s_ = 600;
   long stack_kb_ = 8192;
-  std::vector<stream_rec> streams_;
-  std::vector<proc_rec> procs_;
+  std::vector<std::string> names_;  // by process id
+  recorder rec_;
+  std::vector<proc_rec> sources_, region_, sinks_;
+  bool region_ran_ = false;
+  int seq_rc_ = 0;  // the failed sequential run's exit code
+  fibers::verdict verdict_ = fibers::verdict::completed;
+  std::string threaded_error_;
+  std::vector<std::string> waits_;  // by process id, at a deadlock
   std::vector<std::vector<double>> got_;
   std::vector<std::string> golden_;
   std::vector<std::size_t> sizes_;
@@ -214,64 +243,97 @@ inline std::string driver::errors_json() {
   return out + "]";
 }
 
-inline int driver::run_seq(recorder& rec) {
-  hls::sim::set_blocking(false);
-  rec.tracing = !trace_.empty();
-  rec.deadline = std::chrono::steady_clock::now() +
-                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                     std::chrono::duration<double>(budget_s_));
-  for (std::size_t p = 0; p < procs_.size(); ++p) {
-    current_process = static_cast<int>(p);
-    try {
-      procs_[p].body();
-    } catch (const std::exception& e) {
-      const bool late = dynamic_cast<const recorder::out_of_time*>(&e) != nullptr;
-      std::printf("{\"mode\": \"seq\", \"completed\": false, \"out_of_time\": %s, "
-                  "\"process\": \"%s\", \"error\": \"%s\"}\n",
-                  late ? "true" : "false", json_escape(procs_[p].name).c_str(),
-                  json_escape(e.what()).c_str());
-      return late ? 4 : 2;
-    }
+inline driver::driver(int argc, char** argv, int rows, const stream_info* streams,
+                      std::size_t n_streams, const char* const* processes,
+                      std::size_t n_processes)
+    : rows_(rows), names_(processes, processes + n_processes), rec_(n_processes) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--trace" && i + 1 < argc) trace_ = argv[++i];
+    else if (a == "--rows" && i + 1 < argc) rows_ = std::atoi(argv[++i]);
+    else if (a == "--budget" && i + 1 < argc) budget_s_ = std::atof(argv[++i]);
+    else if (a == "--stack-kb" && i + 1 < argc) stack_kb_ = std::atol(argv[++i]);
+    else if (a == "--data" && i + 1 < argc) data_ = argv[++i];
+    else mode_ = a;
   }
-  current_process = -1;
-  if (rec.tracing) rec.dump(trace_);
-  std::printf("{\"mode\": \"seq\", \"completed\": true, %s}\n", errors_json().c_str());
-  return 0;
+  for (std::size_t i = 0; i < n_streams; ++i)
+    rec_.table[streams[i].name] = {streams[i].id, streams[i].depth};
+  rec_.bounded = mode_ == "threaded";
+  rec_.tracing = mode_ != "threaded" && !trace_.empty();
+  the_recorder() = &rec_;
+  step_hook() = &step_to_recorder;
+  // Before the ports and the top's streams exist, so that each is seen as it is built.
+  hls::sim::set_hooks(&rec_);
+  region::current() = this;
 }
 
-inline int driver::run_threaded(recorder& rec) {
-  for (auto& s : streams_) s.set_depth(s.depth <= 0 ? 0 : static_cast<std::size_t>(s.depth));
-  std::vector<std::string> errors(procs_.size()), waits;
+// Runs one process now; on failure prints the run's result line and returns false.
+inline bool driver::run_one_seq(const proc_rec& p) {
+  current_process = p.id;
+  try {
+    p.body();
+    return true;
+  } catch (const std::exception& e) {
+    const bool late = dynamic_cast<const recorder::out_of_time*>(&e) != nullptr;
+    std::printf("{\"mode\": \"seq\", \"completed\": false, \"out_of_time\": %s, "
+                "\"process\": \"%s\", \"error\": \"%s\"}\n",
+                late ? "true" : "false", json_escape(names_.at(p.id)).c_str(),
+                json_escape(e.what()).c_str());
+    seq_rc_ = late ? 4 : 2;
+    return false;
+  }
+}
+
+inline void driver::process(int id, const char* /*name*/, region::body_fn body, void* closure) {
+  proc_rec p{id, [body, closure] { body(closure); }};
+  if (mode_ == "threaded") region_.push_back(std::move(p));
+  else if (!run_one_seq(p)) throw stop();
+}
+
+inline void driver::end() {
+  region_ran_ = true;
+  if (mode_ == "threaded") run_threaded();
+}
+
+// Every process a fiber: the sources, the top's processes, the sinks.
+inline void driver::run_threaded() {
+  std::vector<const proc_rec*> all;
+  for (const auto* list : {&sources_, &region_, &sinks_})
+    for (const auto& p : *list) all.push_back(&p);
+  std::vector<std::string> errors(all.size());
   fibers::scheduler sched(std::size_t(stack_kb_) << 10);
-  for (std::size_t p = 0; p < procs_.size(); ++p)
-    sched.spawn([this, &errors, p] {
+  for (std::size_t f = 0; f < all.size(); ++f)
+    sched.spawn([&all, &errors, f] {
       try {
-        procs_[p].body();
+        all[f]->body();
       } catch (const hls::sim::aborted&) {
       } catch (const std::exception& e) {
-        errors[p] = e.what();
+        errors[f] = e.what();
       }
     });
-  sched.on_switch = [](int p) { current_process = p; };
-  sched.on_deadlock = [&] { waits = rec.waits(); };
-  fibers::verdict v;
+  sched.on_switch = [&all](int f) { current_process = f < 0 ? -1 : all[std::size_t(f)]->id; };
+  sched.on_deadlock = [this] { waits_ = rec_.waits(); };
   try {
-    v = sched.run(budget_s_);
+    verdict_ = sched.run(budget_s_);
   } catch (const std::exception& e) {  // no memory for a stack: say so instead of aborting
-    std::printf("{\"mode\": \"threaded\", \"completed\": false, \"deadlock\": false, "
-                "\"out_of_time\": false, \"waits\": [], \"error\": \"%s (try --stack-kb)\"}\n",
-                json_escape(e.what()).c_str());
-    return 2;
+    threaded_error_ = std::string(e.what()) + " (try --stack-kb)";
+    verdict_ = fibers::verdict::completed;
+    return;
   }
-  std::string w, err;
-  for (std::size_t p = 0; p < waits.size(); ++p)
-    if (!waits[p].empty())
-      w += std::string(w.empty() ? "" : ", ") + "{\"process\": \"" + json_escape(procs_[p].name) +
-           "\", \"waits\": \"" + json_escape(waits[p]) + "\"}";
-  for (std::size_t p = 0; p < errors.size() && err.empty(); ++p)
-    if (!errors[p].empty()) err = json_escape(procs_[p].name + ": " + errors[p]);
-  const bool completed = v == fibers::verdict::completed && err.empty();
+  for (std::size_t f = 0; f < errors.size() && threaded_error_.empty(); ++f)
+    if (!errors[f].empty()) threaded_error_ = names_.at(all[f]->id) + ": " + errors[f];
+}
+
+inline int driver::report_threaded() {
+  std::string w;
+  for (std::size_t p = 0; p < waits_.size(); ++p)
+    if (!waits_[p].empty())
+      w += std::string(w.empty() ? "" : ", ") + "{\"process\": \"" + json_escape(names_.at(p)) +
+           "\", \"waits\": \"" + json_escape(waits_[p]) + "\"}";
+  const fibers::verdict v = verdict_;
+  const bool completed = v == fibers::verdict::completed && threaded_error_.empty();
   const std::string error_fields = completed ? ", " + errors_json() : "";
+  const std::string err = json_escape(threaded_error_);
   std::printf("{\"mode\": \"threaded\", \"completed\": %s, \"deadlock\": %s, "
               "\"out_of_time\": %s, \"waits\": [%s]%s%s%s%s}\n",
               completed ? "true" : "false", v == fibers::verdict::deadlock ? "true" : "false",
@@ -281,16 +343,40 @@ inline int driver::run_threaded(recorder& rec) {
   return v == fibers::verdict::deadlock ? 3 : v == fibers::verdict::out_of_time ? 4 : completed ? 0 : 2;
 }
 
-inline int driver::run() {
-  recorder rec(procs_.size());
-  for (auto& s : streams_) rec.ids[s.s] = s.id;
-  the_recorder() = &rec;
-  step_hook() = &step_to_recorder;
-  hls::sim::set_hooks(&rec);
-  int rc = mode_ == "threaded" ? run_threaded(rec) : run_seq(rec);
-  hls::sim::set_hooks(nullptr);
+template <class Top>
+inline int driver::run(Top top) {
+  const bool threaded = mode_ == "threaded";
+  hls::sim::set_blocking(threaded);
+  if (!threaded)  // the fiber scheduler keeps the threaded run's budget itself
+    rec_.deadline = std::chrono::steady_clock::now() +
+                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(budget_s_));
+  int rc = 0;
+  if (threaded) {
+    top();
+    rc = region_ran_ ? report_threaded() : 2;
+  } else {
+    bool ok = true;
+    for (const auto& p : sources_) ok = ok && run_one_seq(p);
+    try {
+      if (ok) top();
+    } catch (const stop&) {
+      ok = false;
+      region_ran_ = true;  // a process failed; the result line is out
+    }
+    for (const auto& p : sinks_) ok = ok && run_one_seq(p);
+    current_process = -1;
+    if (ok) {
+      if (rec_.tracing) rec_.dump(trace_);
+      std::printf("{\"mode\": \"seq\", \"completed\": true, %s}\n", errors_json().c_str());
+    }
+    rc = ok ? 0 : seq_rc_;
+  }
+  if (!region_ran_)
+    std::printf("{\"mode\": \"%s\", \"completed\": false, \"error\": \"the top has no "
+                "INRARCH_DATAFLOW_END\"}\n", mode_.c_str());
   std::fflush(stdout);
-  return rc;
+  return region_ran_ ? rc : 2;
 }
 
 }  // namespace simdrv

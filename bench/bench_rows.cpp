@@ -98,7 +98,6 @@ void compile_row(int order, int64_t batch, int64_t width) {
     o.builtin_order = order;
     o.out_dir = out;
     o.csim = false;
-    o.verbose = false;
     try {
       driver::compile(o);
     } catch (const std::exception& e) {

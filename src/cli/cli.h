@@ -24,4 +24,8 @@ autodiff::SirenSpec insp_spec(int order, int64_t batch, int64_t width, uint64_t 
 
 void run_guarded(const std::string& command, const std::function<int()>& body);
 
+// The one progress reporter of every subcommand: "inrarch <command>: <line>" on stderr;
+// none (an empty function) when quiet.
+std::function<void(const std::string&)> progress_reporter(const std::string& command, bool quiet = false);
+
 }  // namespace inrarch::cli

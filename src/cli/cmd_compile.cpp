@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
-#include "backend/hls/hls.h"
 #include "driver/flow.h"
 #include "support/error.h"
 
@@ -29,57 +28,44 @@ struct CompileArgs {
   bool quiet = false;
 };
 
+// An error figure as "%g" would print it; "n/a" when the run gave none.
+std::string figure(const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : "n/a"; }
+
 // One line: latency against the DSP floor, and what the design takes of the part.
-void print_performance(const nlohmann::json& r) {
-  const auto& res = r["resources"];
-  const auto& u = res["utilisation"];
-  auto pct = [&](const char* k) { return 100.0 * u[k].get<double>(); };
+void print_performance(const driver::CompileResult& r) {
+  const auto& p = r.performance;
   fmt::print("performance: {} cycles = {:.2f}x the DSP floor ({} cycles); {}: DSP {:.1f}%, BRAM "
              "{:.1f}%, URAM {:.1f}%, LUT {:.1f}%, FF {:.1f}%: {}\n",
-             r["fifo"]["latency_cycles"].dump(), r["floor"]["latency_over_floor"].get<double>(),
-             r["floor"]["cycles"].get<int64_t>(), res["part"]["name"].get<std::string>(),
-             pct("dsp"), pct("bram18k"), pct("uram"), pct("lut"), pct("ff"),
-             res["fits"].get<bool>() ? "within budget"
-                                     : "OVER budget (" + res["over"].get<std::string>() + ")");
+             r.fifo.latency_cycles ? std::to_string(*r.fifo.latency_cycles) : "null",
+             p.latency_over_floor, p.floor_cycles, p.part, 100 * p.dsp, 100 * p.bram18k,
+             100 * p.uram, 100 * p.lut, 100 * p.ff,
+             p.fits ? "within budget" : "OVER budget (" + p.over + ")");
 }
 
-void print_summary(const std::string& out, const nlohmann::json& r) {
-  const auto& g = r["graph"];
-  fmt::print("{}: {} outputs; op nodes {} imported -> {} optimized\n", out,
-             g["outputs"].get<int>(), g["op_nodes_imported"].get<int>(),
-             g["op_nodes_optimized"].get<int>());
-  const auto& d = r["design"];
-  const auto& f = r["fifo"];
-  fmt::print("design: {} processes, {} streams; {}\n", d["processes"].get<int>(),
-             d["streams"].get<int>(),
-             r["analysis"]["deadlock_free"].get<bool>() ? "deadlock-free" : "DEADLOCK");
+void print_verification(const driver::CompileResult& r) {
+  const driver::Verification& v = *r.verification;
+  const std::string err = v.csim.status == driver::SimResult::Status::NotRun
+                              ? ""
+                              : fmt::format(" (max abs error {}, max rel error {})",
+                                            figure(v.csim.max_abs_error), figure(v.csim.max_rel_error));
+  fmt::print("verification ({}): csim {}{}, threaded {}, trace {}, project {}\n", r.number_type,
+             v.csim.text(), err, v.threaded.text(), v.trace.text(), v.project.text());
+  if (const auto& w = v.worst_column)
+    fmt::print("worst column: {}[..., {}], rel error {}, abs error {}\n", w->output, w->column,
+               figure(w->rel_error), figure(w->max_abs_error));
+}
+
+void print_summary(const driver::CompileResult& r) {
+  fmt::print("{}: {} outputs; op nodes {} imported -> {} optimized\n", r.out_dir.string(),
+             r.graph.outputs, r.graph.op_nodes_imported, r.graph.op_nodes_optimized);
+  fmt::print("design: {} processes, {} streams; {}\n", r.design.processes, r.design.streams,
+             r.design.deadlock_free ? "deadlock-free" : "DEADLOCK");
+  const auto& f = r.fifo;
   fmt::print("fifo ({}): latency {} cycles (peak {}), {} FIFO entries, {} bits, {} BRAM18K\n",
-             f["method"].get<std::string>(), f["latency_cycles"].dump(),
-             f["peak_latency_cycles"].dump(), f["total_depth"].dump(), f["total_bits"].dump(),
-             f["bram18k"].dump());
+             f.method, f.latency_cycles ? std::to_string(*f.latency_cycles) : "null",
+             f.peak_latency_cycles, f.total_depth, f.total_bits, f.bram18k);
   print_performance(r);
-  if (!r.contains("verification")) return;
-  const auto& v = r["verification"];
-  auto verdict = [&](const char* mode) { return hls::verdict_text(v, mode); };
-  // Errors as "%g" would print them; a null (NaN) or missing figure as such.
-  auto figure = [](const nlohmann::json& j, const char* key) -> std::string {
-    return j.contains(key) && j[key].is_number() ? fmt::format("{:.6g}", j[key].get<double>()) : "n/a";
-  };
-  std::string err, worst;
-  if (v.contains("csim")) {
-    const auto& c = v["csim"];
-    err = fmt::format(" (max abs error {}, max rel error {})", figure(c, "max_abs_error"),
-                      figure(c, "max_rel_error"));
-    if (c.contains("worst_columns") && c["worst_columns"].is_array() && !c["worst_columns"].empty()) {
-      const auto& w = c["worst_columns"][0];
-      worst = fmt::format("worst column: {}[..., {}], rel error {}, abs error {}\n",
-                          w.value("output", "?"), w.value("column", -1), figure(w, "rel_error"),
-                          figure(w, "max_abs_error"));
-    }
-  }
-  fmt::print("verification ({}): csim {}{}, threaded {}, trace {}, project {}\n{}",
-             r["hls"]["type"].get<std::string>(), verdict("csim"), err, verdict("threaded"),
-             verdict("trace"), verdict("project"), worst);
+  if (r.verification) print_verification(r);
 }
 
 int run_compile(CompileArgs& a) {
@@ -100,14 +86,10 @@ int run_compile(CompileArgs& a) {
   o.csim = !a.no_csim;
   o.pow2_scaling = !a.no_scaling;
   o.dse = !a.no_dse && !a.mm_par_given;  // a uniform --mm-par is a forced design
-  o.verbose = !a.quiet;
-  nlohmann::json report = driver::compile(o);
-  print_summary(o.out_dir.string(), report);
-  // A design that fails its own verification is a failed compile for scripts and CI.
-  if (report.contains("verification"))  // (resources over budget are reported, not fatal)
-    for (const auto& [mode, v] : report["verification"].items())
-      if (!v.contains("skipped") && !v.value("pass", false)) return 2;
-  return 0;
+  o.progress = progress_reporter("compile", a.quiet);
+  driver::CompileResult result = driver::compile(o);
+  print_summary(result);
+  return result.exit_code();  // a design that fails its own verification fails the compile
 }
 
 }  // namespace

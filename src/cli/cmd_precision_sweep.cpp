@@ -44,8 +44,7 @@ int run_sweep(const SweepArgs& a) {
   if (a.with_float) types.push_back(hls::parse_number_type("float"));
   hls::SweepOptions so;
   so.pow2_scaling = !a.no_scaling;
-  if (!a.quiet)
-    so.progress = [](const std::string& line) { std::fprintf(stderr, "precision-sweep: %s\n", line.c_str()); };
+  so.progress = progress_reporter("precision-sweep", a.quiet);
   auto rows = hls::precision_sweep(d, b, types, a.work, so);
   fmt::print("{:<16} {:>14} {:>14}\n", "type", "max_abs_error", "max_rel_error");
   for (const auto& r : rows)

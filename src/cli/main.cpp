@@ -27,6 +27,13 @@ void run_guarded(const std::string& command, const std::function<int()>& body) {
   }
 }
 
+std::function<void(const std::string&)> progress_reporter(const std::string& command, bool quiet) {
+  if (quiet) return {};
+  return [command](const std::string& line) {
+    std::fprintf(stderr, "inrarch %s: %s\n", command.c_str(), line.c_str());
+  };
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"inrarch: compiles arbitrary-order gradient computations into streaming "
                "dataflow hardware"};

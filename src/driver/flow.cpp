@@ -22,6 +22,7 @@
 #include "support/staging.h"
 #include "ir/bundle.h"
 #include "support/error.h"
+#include "support/files.h"
 #include "passes/evaluate_rows.h"
 #include "passes/pipeline.h"
 
@@ -48,7 +49,7 @@ struct FlowState {
 };
 
 void progress(const FlowState& s, const std::string& line) {
-  if (s.opts.verbose) std::fprintf(stderr, "inrarch compile: %s\n", line.c_str());
+  if (s.opts.progress) s.opts.progress(line);
 }
 
 // Runs one stage, timing it into report.timings_ms.<name>.
@@ -142,7 +143,7 @@ void dataflow_stage(FlowState& s) {
   plan.sizing.method = dataflow::method_from_name(s.opts.fifo_method);
   plan.sizing.alpha = s.opts.alpha;
   plan.exact = s.opts.exact;
-  if (s.opts.verbose) plan.sizing.progress = [&s](const std::string& line) { progress(s, line); };
+  if (s.opts.progress) plan.sizing.progress = [&s](const std::string& line) { progress(s, line); };
   plan.progress = [&s](const std::string& line) { progress(s, line); };
   DataflowResult r = build_dataflow(s.bundle.graph, plan);
   s.bundle.graph = std::move(r.graph);  // the backends emit the graph the design lowers
@@ -212,14 +213,14 @@ void hls_stage(FlowState& s) {
     v["project"] = {{"skipped", fmt::format("{} processes (over {}): run `make run` in OUT/hls",
                                             processes, kProjectCsimMaxProcesses)}};
   s.report["verification"] = v;
-  progress(s, fmt::format("csim {}, threaded {}, trace {}, project {}", hls::verdict_text(v, "csim"),
-                          hls::verdict_text(v, "threaded"), hls::verdict_text(v, "trace"),
-                          hls::verdict_text(v, "project")));
+  const Verification typed = verification_from_json(v);
+  progress(s, fmt::format("csim {}, threaded {}, trace {}, project {}", typed.csim.text(),
+                          typed.threaded.text(), typed.trace.text(), typed.project.text()));
 }
 
 }  // namespace
 
-nlohmann::json compile(const CompileOptions& o) {
+CompileResult compile(const CompileOptions& o) {
   if (o.out_dir.empty()) throw Error("compile: no output folder (-o)");
   if (o.builtin_insp.has_value() == !o.bundle_dir.empty())
     throw Error("compile: give either a bundle folder or --builtin, not both or neither");
@@ -241,10 +242,11 @@ nlohmann::json compile(const CompileOptions& o) {
   if (o.emit_hls) stage(s, "hls", hls_stage);
 
   s.report["timings_ms"]["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-  std::ofstream(s.out / "report.json") << s.report.dump(2) << "\n";
+  CompileResult result = result_from_sections(s.report, o.out_dir);
+  write_file(s.out / "report.json", result.to_json().dump(2) + "\n");
   staging.commit();
   progress(s, fmt::format("wrote {}", o.out_dir.string()));
-  return s.report;
+  return result;
 }
 
 }  // namespace inrarch::driver

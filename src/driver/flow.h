@@ -4,12 +4,14 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "autodiff/models.h"
+#include "driver/compile_result.h"
 
 namespace inrarch::driver {
 
@@ -37,11 +39,13 @@ struct CompileOptions {
   bool pow2_scaling = true;                  // fixed point: per-stream power-of-two exponents
   bool csim = true;                          // run the three C simulations of the HLS code
   double sim_budget_s = 600;                 // per simulation; past it the verdict is out_of_time
-  bool verbose = true;  // progress lines on stderr
+  // Receives one line per step (the caller prefixes and prints it); none: silent.
+  std::function<void(const std::string&)> progress;
 };
 
 // Runs the flow and writes `out_dir` atomically (staged in a sibling folder, renamed at the
-// end): on error nothing is left that looks like a finished output. Returns the report.
-nlohmann::json compile(const CompileOptions& opts);
+// end): on error nothing is left that looks like a finished output. report.json is the
+// result's serialisation (CompileResult::to_json).
+CompileResult compile(const CompileOptions& opts);
 
 }  // namespace inrarch::driver

@@ -92,10 +92,6 @@ nlohmann::json run_simulations(const dataflow::Design& d, const std::filesystem:
 // out_hls_dir: {pass, command, max_abs_error?, max_rel_error?, error?}. Logs in sim/.
 nlohmann::json run_project_csim(const std::filesystem::path& out_hls_dir, const SimOptions& sim);
 
-// One mode's verdict for people: "PASS", "FAIL", "FAIL (deadlock)", "FAIL (out of time)",
-// or "not run" when `verification` has no such mode.
-std::string verdict_text(const nlohmann::json& verification, const char* mode);
-
 // Compares a recorded trace (the driver's format, see sim.cpp) with the schedule of every
 // process. Returns {"pass", "processes_checked", "mismatch"?}.
 nlohmann::json check_trace(const dataflow::Design& d, const std::filesystem::path& trace_file);

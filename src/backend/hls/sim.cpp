@@ -133,16 +133,6 @@ nlohmann::json check_trace(const dataflow::Design& d, const fs::path& trace_file
   return r;
 }
 
-std::string verdict_text(const nlohmann::json& v, const char* mode) {
-  if (!v.contains(mode)) return "not run";
-  const auto& m = v[mode];
-  if (m.contains("skipped")) return "skipped";
-  if (m.value("pass", false)) return "PASS";
-  if (m.value("deadlock", false)) return "FAIL (deadlock)";
-  if (m.value("out_of_time", false)) return "FAIL (out of time)";
-  return "FAIL";
-}
-
 nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
                                const HlsOptions& opt, const SimOptions& sim) {
   fs::create_directories(dir / "sim");

@@ -1,0 +1,83 @@
+// What `compile` produces (driver::compile), typed: the figures the summary, the exit code
+// and callers need, and report.json as its serialisation (to_json; keys in
+// docs/report.md). The detailed sections (passes, the search's front, resources by kind,
+// FIFO depths, timings) stay JSON in `sections`: they are only ever written out.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace inrarch::driver {
+
+// One C simulation's outcome (docs/hls.md §5).
+struct SimResult {
+  enum class Status { NotRun, Skipped, Pass, Fail, Deadlock, OutOfTime };
+  Status status = Status::NotRun;
+  std::optional<double> max_abs_error, max_rel_error;  // only from a run that completed
+  // "PASS", "FAIL", "FAIL (deadlock)", "FAIL (out of time)", "skipped" or "not run".
+  std::string text() const;
+  bool failed() const {
+    return status == Status::Fail || status == Status::Deadlock || status == Status::OutOfTime;
+  }
+};
+
+// The output column with the largest relative error (reported, not judged).
+struct WorstColumn {
+  std::string output;
+  int64_t column = -1;
+  std::optional<double> rel_error, max_abs_error;
+};
+
+struct Verification {
+  SimResult csim, threaded, trace, project;
+  std::optional<WorstColumn> worst_column;
+  bool failed() const { return csim.failed() || threaded.failed() || trace.failed() || project.failed(); }
+};
+
+// Reads hls::run_simulations' verification section.
+Verification verification_from_json(const nlohmann::json& v);
+
+struct CompileResult {
+  std::filesystem::path out_dir;
+  struct Graph {
+    std::string name;
+    int64_t outputs = 0, op_nodes_imported = 0, op_nodes_optimized = 0;
+  } graph;
+  struct Design {
+    int64_t processes = 0, streams = 0;
+    bool deadlock_free = true;
+  } design;
+  struct Fifo {
+    std::string method;
+    std::optional<int64_t> latency_cycles;  // none on a deadlock
+    int64_t peak_latency_cycles = 0, total_depth = 0, total_bits = 0, bram18k = 0;
+  } fifo;
+  struct Performance {
+    int64_t floor_cycles = 0;
+    double latency_over_floor = 0;
+    std::string part;
+    double dsp = 0, bram18k = 0, uram = 0, lut = 0, ff = 0;  // fractions of the part
+    bool fits = true;
+    std::string over;  // the first resource over the budget
+  } performance;
+  std::string number_type;                  // of the HLS code ("" without it)
+  std::optional<Verification> verification;  // with the HLS C simulations only
+  nlohmann::json sections = nlohmann::json::object();  // every other report section
+
+  // report.json: `sections` with the typed figures written over their keys (the
+  // verification section is the simulations' own; `verification` is read from it).
+  nlohmann::json to_json() const;
+  // 0, or 2 when the design failed its own verification (resources over budget are
+  // reported, not fatal).
+  int exit_code() const { return verification && verification->failed() ? 2 : 0; }
+};
+
+// The typed figures of report sections as the stages write them (the inverse of to_json
+// for those figures).
+CompileResult result_from_sections(const nlohmann::json& sections, std::filesystem::path out_dir);
+
+}  // namespace inrarch::driver

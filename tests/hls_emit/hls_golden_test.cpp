@@ -1,5 +1,5 @@
 // Golden tests of the generated code for two small graphs: every emitted text file must
-// equal tests/golden/hls/<case>/<file>. INRARCH_UPDATE_HLS_GOLDEN=1 rewrites the goldens
+// equal tests/golden/hls/<case>/<file>. INRARCH_UPDATE_GOLDEN=1 rewrites the goldens
 // (review the diff). Emission is deterministic: no time stamps, no absolute paths.
 #include <cmath>
 #include <cstdlib>
@@ -26,7 +26,7 @@ void check_golden(const std::string& name, const ir::Bundle& b, const dataflow::
                   const HlsOptions& opt) {
   fs::path dir = hls_test::out_dir("golden_" + name);
   emit_hls(d, b, opt, dir);
-  bool update = std::getenv("INRARCH_UPDATE_HLS_GOLDEN") != nullptr;
+  bool update = std::getenv("INRARCH_UPDATE_GOLDEN") != nullptr;
   for (const char* f : kFiles) {
     fs::path want = kGolden / name / f;
     if (update) {
@@ -34,7 +34,7 @@ void check_golden(const std::string& name, const ir::Bundle& b, const dataflow::
       fs::copy_file(dir / f, want, fs::copy_options::overwrite_existing);
       continue;
     }
-    ASSERT_TRUE(fs::exists(want)) << want << " missing (INRARCH_UPDATE_HLS_GOLDEN=1)";
+    ASSERT_TRUE(fs::exists(want)) << want << " missing (INRARCH_UPDATE_GOLDEN=1)";
     EXPECT_EQ(read(dir / f), read(want)) << name << "/" << f << " differs from the golden";
   }
   EXPECT_TRUE(fs::exists(dir / "include" / "inrarch" / "kernels.h"));

@@ -4,7 +4,7 @@
 //                          default pipeline)
 //   // STATS: rule=N, ...  exact rewrite counts summed over the run (others unchecked)
 // Every case also checks the verifier after each pass and idempotence (running the passes
-// again on the output changes nothing). INRARCH_UPDATE_PASS_GOLDEN=1 rewrites the expected part.
+// again on the output changes nothing). INRARCH_UPDATE_GOLDEN=1 rewrites the expected part.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -78,7 +78,7 @@ TEST_P(Golden, MatchesExpected) {
   const PipelineResult r = run_pipeline(in, o);
   const std::string got = ir::print_text(r.graph);
 
-  if (std::getenv("INRARCH_UPDATE_PASS_GOLDEN")) {
+  if (std::getenv("INRARCH_UPDATE_GOLDEN")) {
     std::ofstream(file) << input << kSplit << got;
     GTEST_SKIP() << "updated " << file;
   }

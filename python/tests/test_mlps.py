@@ -44,7 +44,7 @@ def mixed_net(inputs, params):
             "lap": laplacian(u, inputs["x"]), "y": y}
 
 
-SEED002_PIPELINE = [
+LINALG_TO_LOOPS_PIPELINE = [
     "--empty-tensor-to-alloc-tensor",
     "--one-shot-bufferize=bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map",
@@ -71,7 +71,7 @@ class MlpExportTest(TmpDirTest):
         mlir = os.path.join(self.tmp, os.path.basename(bundle) + ".mlir")
         rc, out = run_bin(self, "emit-mlir", bundle, "-o", mlir)
         self.assertEqual(rc, 0, out)
-        p = subprocess.run(["mlir-opt-19", mlir, *SEED002_PIPELINE], capture_output=True,
+        p = subprocess.run(["mlir-opt-19", mlir, *LINALG_TO_LOOPS_PIPELINE], capture_output=True,
                            text=True, timeout=600)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("scf.for", p.stdout)

@@ -35,14 +35,27 @@ inline runner*& current() {
   return r;
 }
 
+// Runs or hands over one process. Never inlined: inlined into the top, its fallback call
+// would pull every kernel's body into one function of thousands, which g++ takes minutes
+// (and gigabytes) to compile; out of line, the top is a list of calls.
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+inline void dispatch(int id, const char* name, body_fn body, void* closure) {
+  if (runner* r = current()) r->process(id, name, body, closure);
+  else body(closure);  // no driver (a plain testbench built with INRARCH_SIM): Vitis csim order
+}
+
+template <class F>
+void run_closure(void* closure) {
+  (*static_cast<F*>(closure))();
+}
+
 // A plain function pointer per closure type, not std::function: a top of thousands of
 // processes compiles about four times faster this way.
 template <class F>
 inline void process(int id, const char* name, F& closure) {
-  if (runner* r = current())
-    r->process(id, name, [](void* c) { (*static_cast<F*>(c))(); }, &closure);
-  else
-    closure();  // no driver (a plain testbench built with INRARCH_SIM): Vitis csim order
+  dispatch(id, name, &run_closure<F>, &closure);
 }
 
 inline void end() {

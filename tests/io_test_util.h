@@ -10,6 +10,8 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "support/error.h"
@@ -91,16 +93,30 @@ class TempDir {
   fs::path path_;
 };
 
-// Runs f, expecting an inrarch::Error whose message contains every one of `parts`.
-template <typename F>
-void expect_error(F&& f, std::initializer_list<std::string> parts) {
+// Runs f, expecting an inrarch::Error of class E (Error or a subclass) whose message
+// contains every one of `parts`.
+template <typename E, typename F>
+void expect_error_of(F&& f, std::initializer_list<std::string> parts) {
   try {
     f();
     ADD_FAILURE() << "expected an inrarch::Error";
   } catch (const Error& e) {
     const std::string msg = e.what();
+    if constexpr (!std::is_same_v<E, Error>)
+      if (!dynamic_cast<const E*>(&e)) ADD_FAILURE() << "an Error of another class: " << msg;
     for (const std::string& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
   }
+}
+
+template <typename F>
+void expect_error(F&& f, std::initializer_list<std::string> parts) {
+  expect_error_of<Error>(std::forward<F>(f), parts);
+}
+
+// A LimitError (support/limits.h): a file past one of the tool's limits.
+template <typename F>
+void expect_limit(F&& f, std::initializer_list<std::string> parts) {
+  expect_error_of<LimitError>(std::forward<F>(f), parts);
 }
 
 }  // namespace inrarch::ir::testing

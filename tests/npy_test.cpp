@@ -117,7 +117,7 @@ TEST(NpyError, MalformedFiles) {
       {"bad.npy", "1 unexpected bytes after the data"});
   bad(npy_bytes(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (-1,), }", ""), {"bad.npy", "bad .npy header"});
   bad(npy_bytes(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999, 99999999999), }", ""),
-      {"bad.npy", "too large"});
+      {"bad.npy", "more elements than the limit"});
   bad(npy_bytes(1, "{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (1,), }", ""),
       {"bad.npy", "structured dtypes"});
   bad(npy_bytes(4, "{}", ""), {"bad.npy", "unsupported .npy version 4"});

@@ -195,7 +195,7 @@ TEST(TextError, ShapeMismatch) {
   expect_parse_error(with_node("  %1 = mm %0, %0 : [2,2]"), {"t.ir:3:8: ", "inner dimensions differ"});
   expect_parse_error(with_node("  %1 = neg %0, %0 : [2,3]"), {"t.ir:3:8: ", "expects 1 operand(s), got 2"});
   expect_parse_error(with_node("  %1 = const dense<[1.0, 2.0]> : [3]"), {"t.ir:3:34: dense value has 2 elements"});
-  expect_parse_error(with_node("  %1 = input \"z\" : [99999999999,99999999999]"), {"t.ir:3:20: bad shape"});
+  expect_parse_error(with_node("  %1 = input \"z\" : [99999999999,99999999999]"), {"t.ir:3:20: shape [99999999999,99999999999] has more elements than the limit"});
 }
 
 TEST(TextError, SyntaxErrorsHaveLineAndColumn) {

@@ -11,6 +11,7 @@
 
 #include "frontend/aten_context.h"
 #include "support/error.h"
+#include "support/limits.h"
 
 namespace inrarch::frontend {
 
@@ -35,6 +36,7 @@ Shape read_shape(const json& n, const std::string& where) {
       throw Error(fmt::format("{}: bad shape {}", where, it->dump()));
     s.push_back(d.get<int64_t>());
   }
+  limits::check_shape(s, where);
   return s;
 }
 
@@ -77,7 +79,7 @@ NodeId build_aten(ir::Graph& g, const json& n, const std::string& op, const Shap
     id = rule(ctx);
   } catch (const Error& e) {
     if (std::string_view(e.what()).starts_with(where)) throw;
-    throw Error(fmt::format("{} ({}): {}", where, op, e.what()));
+    rethrow_with(e, fmt::format("{} ({}): {}", where, op, e.what()));
   }
   if (g.shape(id) != shape)
     throw Error(fmt::format("{} ({}): the import gives shape {} but PyTorch recorded {}", where,
@@ -112,11 +114,10 @@ void read_outputs(ir::Graph& g, const json& j, const std::unordered_map<int64_t,
   }
 }
 
-}  // namespace
-
-ir::Graph graph_from_aten_json(const json& j, std::string_view filename) {
+ir::Graph build_graph(const json& j, std::string_view filename) {
   if (!j.is_object() || !j.contains("nodes") || !j["nodes"].is_array())
     throw Error(fmt::format("{}: an inrarch-aten graph needs a \"nodes\" list", filename));
+  limits::check_node_count(j["nodes"].size(), filename);
   if (j.contains("version") && j["version"] != 1)
     throw Error(fmt::format("{}: unsupported inrarch-aten version {}", filename, j["version"].dump()));
   ir::Graph g(j.value("name", std::string("main")));
@@ -133,13 +134,23 @@ ir::Graph graph_from_aten_json(const json& j, std::string_view filename) {
       built = build_node(g, n, values, where);
     } catch (const Error& e) {
       if (std::string_view(e.what()).starts_with(where)) throw;
-      throw Error(fmt::format("{}: {}", where, e.what()));
+      rethrow_with(e, fmt::format("{}: {}", where, e.what()));
     }
     values.emplace(id, built);
     ++position;
   }
   read_outputs(g, j, values, filename);
   return g;
+}
+
+}  // namespace
+
+ir::Graph graph_from_aten_json(const json& j, std::string_view filename) {
+  try {
+    return build_graph(j, filename);
+  } catch (const json::exception& e) {  // a value of the wrong JSON type where the schema has another
+    throw Error(fmt::format("{}: {}", filename, e.what()));
+  }
 }
 
 }  // namespace inrarch::frontend

@@ -46,6 +46,8 @@ std::string graph_to_json_text(const Graph& g);
 // .npy (float64 and the other common numeric dtypes on read, converted to double; float64
 // C-order on write).
 Tensor read_npy(const std::filesystem::path& file);
+// The same from a file's bytes; errors name `filename`.
+Tensor npy_from_bytes(std::string_view bytes, std::string_view filename);
 void write_npy(const Tensor& t, const std::filesystem::path& file);
 
 // Loads a graph from a bundle folder, a .json or a .ir text file (by what the path is).

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "support/error.h"
+#include "support/limits.h"
 #include "ir/shape.h"
 
 namespace inrarch::ir {
@@ -37,19 +38,6 @@ void keep_declared_attrs(Op op, Attrs& a) {
   if (m & ATTR_DIMS) clean.dims = std::move(a.dims);
   if (m & ATTR_KEEPDIM) clean.keepdim = a.keepdim;
   a = std::move(clean);
-}
-
-// Shapes beyond these are input errors, not allocations to attempt.
-constexpr int64_t kMaxDim = int64_t{1} << 31;
-constexpr int64_t kMaxNumel = int64_t{1} << 36;
-
-void check_sane(Op op, const Shape& s) {
-  int64_t n = 1;
-  for (int64_t d : s) {
-    if (d < 0 || d > kMaxDim) throw Error(fmt::format("{}: absurd dimension {} in {}", op_name(op), d, shape_str(s)));
-    n *= std::max<int64_t>(d, 1);
-    if (n > kMaxNumel) throw Error(fmt::format("{}: absurd size {} (over 2^36 elements)", op_name(op), shape_str(s)));
-  }
 }
 
 }  // namespace
@@ -92,9 +80,13 @@ NodeId Graph::add(Op op, std::vector<NodeId> operands, Attrs attrs, const Shape*
   }
   if ((info.attrs & ATTR_NAME) && attrs.name.empty())
     throw Error(fmt::format("{}: needs a non-empty name", info.mnemonic));
+  // Shapes past support/limits.h are input errors, not allocations to attempt later: a
+  // stated shape is checked before the shape rules count its elements, an inferred one
+  // (a product of sane ones, e.g. mm) after.
+  if (shape) limits::check_shape(*shape, info.mnemonic);
   Node n{op, std::move(operands), {}, std::move(attrs)};
   n.shape = infer_shape(op, in, n.attrs, shape);
-  check_sane(op, n.shape);
+  limits::check_shape(n.shape, info.mnemonic);
   keep_declared_attrs(op, n.attrs);
   if (is_commutative(op) && n.operands[0] > n.operands[1]) std::swap(n.operands[0], n.operands[1]);
 

@@ -16,6 +16,8 @@
 #include "ir/bundle.h"
 #include "support/error.h"
 #include "ir/io_detail.h"
+#include "ir/json_text.h"
+#include "support/limits.h"
 
 namespace inrarch::ir {
 
@@ -140,7 +142,7 @@ NodeId add_node(Graph& g, const json& node, std::vector<NodeId> operands) {
   std::optional<Shape> shape;
   if (node.contains("shape")) {
     shape = get_int_list(node["shape"], "\"shape\"");
-    if (!detail::checked_numel(*shape)) throw Error(fmt::format("bad shape {}", shape_str(*shape)));
+    limits::check_shape(*shape, "");
   }
   if (m & ATTR_VALUE) {
     if (!node.contains("value")) throw Error("needs a \"value\"");
@@ -149,9 +151,9 @@ NodeId add_node(Graph& g, const json& node, std::vector<NodeId> operands) {
       if (!shape) throw Error("a dense const needs a \"shape\"");
       std::vector<double> data;
       for (const json& e : v) data.push_back(get_number(e));
-      if (static_cast<int64_t>(data.size()) != *detail::checked_numel(*shape))
+      if (static_cast<int64_t>(data.size()) != numel(*shape))
         throw Error(fmt::format("dense value has {} elements, shape {} needs {}", data.size(),
-                                shape_str(*shape), *detail::checked_numel(*shape)));
+                                shape_str(*shape), numel(*shape)));
       attrs.dense = g.intern_tensor(Tensor(*shape, std::move(data)));
     } else {
       attrs.value = get_number(v);
@@ -237,6 +239,7 @@ Graph build_graph(const json& j, std::string_view file) {
   Graph g(j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : "main");
   if (!j.contains("nodes") || !j["nodes"].is_array()) throw Error(fmt::format("{}: needs a \"nodes\" list", file));
   const json& nodes = j["nodes"];
+  limits::check_node_count(nodes.size(), file);
   Indexed ix = index_nodes(nodes, file);
   std::vector<NodeId> gid(ix.ids.size(), kNoNode);
   for (size_t k : topo_order(ix, file)) {
@@ -244,7 +247,9 @@ Graph build_graph(const json& j, std::string_view file) {
     for (size_t d : ix.deps[k]) operands.push_back(gid[d]);
     try {
       gid[k] = add_node(g, nodes[k], std::move(operands));
-    } catch (const std::exception& e) {  // inrarch::Error or a nlohmann type error
+    } catch (const Error& e) {
+      rethrow_with(e, fmt::format("{}: node {}: {}", file, ix.ids[k], e.what()));
+    } catch (const json::exception& e) {
       throw Error(fmt::format("{}: node {}: {}", file, ix.ids[k], e.what()));
     }
   }
@@ -300,17 +305,7 @@ std::string graph_json(const Graph& g) {
 }  // namespace
 
 json parse_graph_json_text(std::string_view text, std::string_view filename) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    auto [line, col] = detail::line_col(text, e.byte > 0 ? e.byte - 1 : 0);
-    std::string why = e.what();  // "[json.exception.parse_error.101] parse error at ...: <why>"
-    if (auto at = why.find(": "); at != std::string::npos) why = why.substr(at + 2);
-    throw Error(fmt::format("{}:{}:{}: malformed JSON: {}", filename, line, col, why));
-  } catch (const json::exception& e) {  // e.g. a number too large for a double
-    throw Error(fmt::format("{}: malformed JSON: {}", filename, e.what()));
-  }
+  json j = parse_json_text(text, filename);
   if (!j.is_object()) throw Error(fmt::format("{}: the top level must be a JSON object", filename));
   return j;
 }

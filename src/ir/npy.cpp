@@ -11,8 +11,9 @@
 #include <fmt/format.h>
 
 #include "ir/bundle.h"
-#include "support/error.h"
 #include "ir/io_detail.h"
+#include "support/error.h"
+#include "support/limits.h"
 
 namespace inrarch::ir {
 
@@ -31,7 +32,7 @@ struct Header {
 // Parses the header's Python dict literal; just enough Python for what NumPy writes.
 class HeaderParser {
  public:
-  HeaderParser(std::string_view h, const std::string& file) : h_(h), file_(file) {}
+  HeaderParser(std::string_view h, std::string_view file) : h_(h), file_(file) {}
 
   Header parse() {
     Header out;
@@ -99,8 +100,10 @@ class HeaderParser {
       int64_t d = 0;
       bool any = false;
       for (; pos_ < h_.size() && h_[pos_] >= '0' && h_[pos_] <= '9'; ++pos_, any = true) {
-        if (d > (int64_t{1} << 40)) fail("dimension too large");
         d = d * 10 + (h_[pos_] - '0');
+        if (d > limits::kMaxElements)  // stops before d * 10 could overflow
+          throw LimitError(fmt::format("{}: a dimension of the shape has more elements than the limit of {} (2^31)",
+                                       file_, limits::kMaxElements));
       }
       if (!any) fail("expected a non-negative integer in the shape");
       if (pos_ < h_.size() && h_[pos_] == 'L') ++pos_;  // Python 2 longs
@@ -112,7 +115,7 @@ class HeaderParser {
   }
 
   std::string_view h_;
-  const std::string& file_;
+  std::string_view file_;
   size_t pos_ = 0;
 };
 
@@ -139,22 +142,22 @@ constexpr Dtype kDtypes[] = {
     {"|u1", 1, &convert<uint8_t>}, {"|b1", 1, &convert<uint8_t>},
 };
 
-const Dtype& find_dtype(const std::string& descr, const std::string& file) {
+const Dtype& find_dtype(const std::string& descr, std::string_view file) {
   for (const Dtype& d : kDtypes)
     if (d.descr == descr) return d;
   throw Error(fmt::format("{}: unsupported dtype '{}' (supported: <f8 <f4 <i8 <i4 <i2 |i1 |u1 |b1)", file,
                           descr));
 }
 
-uint32_t read_le(const std::string& b, size_t at, size_t n) {
+uint32_t read_le(std::string_view b, size_t at, size_t n) {
   uint32_t v = 0;
   for (size_t i = 0; i < n; ++i) v |= static_cast<uint32_t>(static_cast<unsigned char>(b[at + i])) << (8 * i);
   return v;
 }
 
 // Returns the header and the offset of the first data byte.
-std::pair<Header, size_t> read_header(const std::string& b, const std::string& file) {
-  if (b.size() < 10 || std::string_view(b).substr(0, 6) != kMagic)
+std::pair<Header, size_t> read_header(std::string_view b, std::string_view file) {
+  if (b.size() < 10 || b.substr(0, 6) != kMagic)
     throw Error(fmt::format("{}: not a .npy file (bad magic)", file));
   const int major = static_cast<unsigned char>(b[6]);
   if (major < 1 || major > 3)
@@ -166,7 +169,10 @@ std::pair<Header, size_t> read_header(const std::string& b, const std::string& f
   if (b.size() - start < hlen)
     throw Error(fmt::format("{}: truncated .npy header: expected {} header bytes, found {}", file, hlen,
                             b.size() - start));
-  return {HeaderParser(std::string_view(b).substr(start, hlen), file).parse(), start + hlen};
+  // NumPy's own headers are under 200 bytes for any shape within the rank limit; the
+  // header is quoted whole in errors.
+  limits::check_string(b.substr(start, hlen), ".npy header", file);
+  return {HeaderParser(b.substr(start, hlen), file).parse(), start + hlen};
 }
 
 std::string shape_tuple(const Shape& s) {
@@ -178,18 +184,17 @@ std::string shape_tuple(const Shape& s) {
 
 }  // namespace
 
-Tensor read_npy(const std::filesystem::path& path) {
-  const std::string file = path.string();
-  const std::string bytes = read_file(path);
+Tensor read_npy(const std::filesystem::path& path) { return npy_from_bytes(read_file(path), path.string()); }
+
+Tensor npy_from_bytes(std::string_view bytes, std::string_view file) {
   auto [h, offset] = read_header(bytes, file);
   if (h.fortran)
     throw Error(fmt::format("{}: Fortran-order arrays are not supported (save a C-order array, "
                             "e.g. np.ascontiguousarray)",
                             file));
   const Dtype& dt = find_dtype(h.descr, file);
-  auto n = detail::checked_numel(h.shape);
-  if (!n) throw Error(fmt::format("{}: shape {} is too large", file, shape_str(h.shape)));
-  const size_t expected = static_cast<size_t>(*n) * dt.itemsize;
+  const int64_t n = limits::checked_numel(h.shape, file);
+  const size_t expected = static_cast<size_t>(n) * dt.itemsize;
   const size_t found = bytes.size() - offset;
   if (found < expected)
     throw Error(fmt::format("{}: truncated data: shape {} of {} needs {} bytes, found {}", file,
@@ -197,14 +202,13 @@ Tensor read_npy(const std::filesystem::path& path) {
   if (found > expected)
     throw Error(fmt::format("{}: {} unexpected bytes after the data (shape {} of {} needs {} bytes)", file,
                             found - expected, shape_str(h.shape), h.descr, expected));
-  std::vector<double> data(static_cast<size_t>(*n));
+  std::vector<double> data(static_cast<size_t>(n));
   dt.convert(bytes.data() + offset, data);
   return Tensor(std::move(h.shape), std::move(data));
 }
 
 void write_npy(const Tensor& t, const std::filesystem::path& path) {
-  auto n = detail::checked_numel(t.shape);
-  if (!n || static_cast<size_t>(*n) != t.data.size())
+  if (static_cast<size_t>(limits::checked_numel(t.shape, path.string())) != t.data.size())
     throw Error(fmt::format("{}: tensor of shape {} holds {} values", path.string(), shape_str(t.shape),
                             t.data.size()));
   std::string dict =

@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
-#include "support/error.h"
-#include "ir/io_detail.h"
 #include "ir/text.h"
+#include "support/error.h"
+#include "support/limits.h"
 
 namespace inrarch::ir {
 
@@ -90,6 +90,10 @@ class Lexer {
     } else {
       fail_at(file_, t.line, t.col, fmt::format("unexpected character '{}'", printable(c)));
     }
+    // Every token is bounded, not only names: the text is quoted back in error messages.
+    static constexpr const char* kKinds[] = {"token", "identifier", "number", "string"};
+    limits::check_string(t.text, kKinds[static_cast<int>(t.kind)],
+                         fmt::format("{}:{}:{}", file_, t.line, t.col));
     return t;
   }
 
@@ -181,6 +185,11 @@ class Parser {
   static bool is_punct(const Token& t, char c) { return t.kind == Tok::Punct && t.text[0] == c; }
   [[noreturn]] void fail(const Token& t, const std::string& msg) const {
     fail_at(file_, t.line, t.col, msg);
+  }
+  std::string where(const Token& t) const { return fmt::format("{}:{}:{}", file_, t.line, t.col); }
+  // An error of the graph itself (arity, shapes, limits), placed at a token.
+  [[noreturn]] void fail(const Token& t, const Error& e) const {
+    rethrow_with(e, fmt::format("{}: {}", where(t), e.what()));
   }
 
   bool accept(char c) {
@@ -291,7 +300,7 @@ class Parser {
   Shape parse_shape() {
     const Token& at = peek();
     Shape s = parse_int_list();
-    if (!detail::checked_numel(s)) fail(at, fmt::format("bad shape {}: negative or too large", shape_str(s)));
+    limits::check_shape(s, where(at));
     return s;
   }
 
@@ -306,6 +315,7 @@ class Parser {
   void parse_node() {
     expect('%');
     const Token& id_tok = peek();
+    limits::check_node_count(ids_.size() + 1, where(id_tok));
     const int64_t id = parse_int();
     if (ids_.count(id)) fail(id_tok, fmt::format("duplicate definition of %{}", id));
     expect('=');
@@ -332,7 +342,7 @@ class Parser {
     const Token& shape_tok = peek();
     Shape shape = parse_shape();
     if (value.dense) {
-      const auto n = static_cast<size_t>(*detail::checked_numel(shape));
+      const auto n = static_cast<size_t>(limits::checked_numel(shape, where(shape_tok)));
       if (value.dense->size() != n)
         fail(shape_tok, fmt::format("dense value has {} elements, shape {} needs {}", value.dense->size(),
                                     shape_str(shape), n));
@@ -341,7 +351,7 @@ class Parser {
     try {
       ids_[id] = g_.add(*op, std::move(operands), std::move(attrs), &shape);
     } catch (const Error& e) {
-      fail(mn, e.what());
+      fail(mn, e);
     }
   }
 
@@ -353,7 +363,7 @@ class Parser {
     try {
       g_.add_output(name, node);
     } catch (const Error& e) {
-      fail(kw, e.what());
+      fail(kw, e);
     }
   }
 

@@ -4,10 +4,10 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 
 #include "cli/cli.h"
+#include "dataflow/depths.h"
 #include "dataflow/event_graph.h"
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/lower.h"
@@ -38,38 +38,6 @@ struct AnalyzeArgs {
   double alpha = 0.01;
   bool exact = false;
 };
-
-int64_t parse_depth(const nlohmann::json& v, const std::string& what) {
-  if (v.is_string() && v.get<std::string>() == "unbounded") return kUnbounded;
-  if (!v.is_number_integer() || v.get<int64_t>() < 1)
-    throw Error(fmt::format("--depths: {} must be an integer >= 1 or \"unbounded\"", what));
-  return v.get<int64_t>();
-}
-
-// "all=N" (N may be "unbounded"), or a JSON file {"stream": depth, ..., "all": N} (optionally
-// wrapped as {"depths": {...}}, as in report.json's fifo section).
-std::vector<int64_t> read_depths(const Design& d, const std::string& spec) {
-  std::vector<int64_t> out(d.streams.size(), 2);
-  if (spec.rfind("all=", 0) == 0) {
-    std::string v = spec.substr(4);
-    nlohmann::json j = v == "unbounded" ? nlohmann::json(v) : nlohmann::json::parse(v, nullptr, false);
-    out.assign(d.streams.size(), parse_depth(j, "all"));
-    return out;
-  }
-  std::ifstream in(spec);
-  if (!in) throw Error(fmt::format("--depths: cannot open '{}' (expected all=N or a JSON file)", spec));
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw Error(fmt::format("{}: not a JSON object", spec));
-  if (j.contains("depths")) j = j["depths"];
-  if (j.contains("all")) out.assign(d.streams.size(), parse_depth(j["all"], "all"));
-  for (const auto& [name, v] : j.items()) {
-    if (name == "all") continue;
-    StreamId s = d.find_stream(name);
-    if (s < 0) throw Error(fmt::format("{}: no stream named '{}'", spec, name));
-    out[s] = parse_depth(v, name);
-  }
-  return out;
-}
 
 void print_sizing(const Design& d, const SizingResult& s) {
   fmt::print("fifo {} (alpha {}): latency {} cycles (peak {}, bound {}), {} resolves, {:.2f} s\n",

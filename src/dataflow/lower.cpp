@@ -19,10 +19,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
 #include "dataflow/event_graph.h"
 #include "dataflow/kernels.h"
 #include "dataflow/schedule.h"
 #include "support/error.h"
+#include "support/limits.h"
 
 namespace inrarch::dataflow {
 
@@ -332,10 +335,12 @@ int64_t stream_block(const ir::Shape& shape, int64_t requested, int64_t rows) {
 
 Design lower(const ir::Graph& g, const LowerOptions& options) {
   if (g.outputs().empty()) throw Error("lower: graph '" + g.name() + "' has no outputs");
-  if (options.block < 1 || options.mm_par < 1 || options.elem_bits < 1)
-    throw Error("lower: block, mm_par and elem_bits must be >= 1");
+  // Past kMaxParallel, a beat's or a MAC array's width in bits would overflow the counts.
+  limits::check_range(options.block, 1, limits::kMaxParallel, fmt::format("block {}", options.block), "lower");
+  limits::check_range(options.mm_par, 1, limits::kMaxParallel, fmt::format("mm_par {}", options.mm_par), "lower");
+  if (options.elem_bits < 1) throw Error("lower: elem_bits must be >= 1");
   for (const auto& [name, par] : options.mm_par_by_kernel)
-    if (par < 1) throw Error("lower: mm_par of " + name + " must be >= 1");
+    limits::check_range(par, 1, limits::kMaxParallel, fmt::format("mm_par {} of {}", par, name), "lower");
   if (options.fanout != Fanout::Chain) return lower_with(g, options, nullptr);
   if (options.chain_order) return lower_with(g, options, options.chain_order.get());
   ChainPos pos = chain_order(g, options);

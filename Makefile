@@ -49,5 +49,16 @@ test-python: build
 bench: build
 	@for b in $(BUILD)/bench_*; do echo "=== $$b"; $$b || exit 1; done
 
+# make fuzz: the libFuzzer targets of tests/fuzz (clang, ASan+UBSan) in build-fuzz, each run
+# for FUZZ_SECONDS (default 60), one at a time; new inputs go to build-fuzz/corpus/<target>, crashes to build-fuzz/crashes/<target>.
+.PHONY: fuzz
+fuzz: deps
+	CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz $(CMAKE_GEN) -DINRARCH_SANITIZE=ON -DINRARCH_FUZZ=ON -DINRARCH_BENCH=OFF
+	cmake --build build-fuzz --target fuzz_targets
+	@for t in text_ir graph_json npy depths csynth pipeline; do \
+	  mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes/$$t; echo "=== fuzz_$$t for $(or $(FUZZ_SECONDS),60) s"; \
+	  build-fuzz/tests/fuzz/fuzz_$$t -max_total_time=$(or $(FUZZ_SECONDS),60) -artifact_prefix=build-fuzz/crashes/$$t/ -dict=tests/fuzz/dict/$$t.dict \
+	    build-fuzz/corpus/$$t tests/fuzz/corpus/$$t tests/fuzz/regressions/$$t || exit 1; done
+
 clean:
 	rm -rf $(BUILD) $(ASAN) out

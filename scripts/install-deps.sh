@@ -14,6 +14,8 @@ PACKAGES=(
   python3-pip python3-setuptools python3-venv
   # MLIR backend checks
   mlir-19-tools llvm-19
+  # fuzzing the readers (make fuzz: libFuzzer with ASan/UBSan comes with clang's runtime)
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

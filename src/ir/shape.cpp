@@ -123,7 +123,9 @@ Shape shape_slice(Op op, const Operands& in, Attrs& attrs, const Shape*) {
   auto clamp = [n](int64_t i) { return std::clamp(i < 0 ? i + n : i, int64_t{0}, n); };
   attrs.start = clamp(attrs.start);
   attrs.end = std::max(attrs.start, clamp(attrs.end));
-  out[attrs.dim] = (attrs.end - attrs.start + attrs.step - 1) / attrs.step;
+  // ceil(len / step) without len + step - 1, which overflows for a step near INT64_MAX.
+  const int64_t len = attrs.end - attrs.start;
+  out[attrs.dim] = len == 0 ? 0 : (len - 1) / attrs.step + 1;
   return out;
 }
 

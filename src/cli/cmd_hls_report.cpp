@@ -5,6 +5,7 @@
 
 #include "backend/hls/hls.h"
 #include "cli/cli.h"
+#include "ir/json_text.h"
 
 namespace inrarch::cli {
 
@@ -17,7 +18,7 @@ struct HlsReportArgs {
 
 int run_hls_report(const HlsReportArgs& a) {
   hls::CsynthReport r = hls::parse_csynth_report(a.file);
-  if (a.json) fmt::print("{}\n", hls::csynth_json(r).dump(2));
+  if (a.json) fmt::print("{}\n", ir::dump_json(hls::csynth_json(r), 2, a.file));
   else fmt::print("{}", hls::format_csynth_report(r));
   return 0;
 }

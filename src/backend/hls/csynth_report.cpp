@@ -129,6 +129,17 @@ int64_t int_of(const Elem* e, const std::string& p, int64_t dflt) {
   }
 }
 
+// A clock period in ns, 0 when absent or not a number (std::stod's exceptions are not
+// inrarch::Error and would escape the tool's error handling).
+double ns_of(const Elem* e, const std::string& p) {
+  std::string t = text_of(e, p);
+  try {
+    return t.empty() ? 0 : std::stod(t);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
 // Latency/interval under PerformanceEstimates and resources under AreaEstimates of `e`.
 CsynthModule module_of(const Elem* e, const std::string& name) {
   CsynthModule m;
@@ -160,10 +171,8 @@ CsynthReport parse_csynth_report(const std::filesystem::path& xml) {
   r.version = text_of(root.get(), "ReportVersion/Version");
   r.top = text_of(root.get(), "UserAssignments/TopModelName");
   r.part = text_of(root.get(), "UserAssignments/Part");
-  std::string clk = text_of(root.get(), "UserAssignments/TargetClockPeriod");
-  std::string est = text_of(root.get(), "PerformanceEstimates/SummaryOfTimingAnalysis/EstimatedClockPeriod");
-  r.target_clock_ns = clk.empty() ? 0 : std::stod(clk);
-  r.estimated_clock_ns = est.empty() ? 0 : std::stod(est);
+  r.target_clock_ns = ns_of(root.get(), "UserAssignments/TargetClockPeriod");
+  r.estimated_clock_ns = ns_of(root.get(), "PerformanceEstimates/SummaryOfTimingAnalysis/EstimatedClockPeriod");
   r.total = module_of(root.get(), r.top);
   const std::string avail = "AreaEstimates/AvailableResources/";
   r.avail_bram18k = int_of(root.get(), avail + "BRAM_18K", 0);

@@ -1,0 +1,172 @@
+// The report's tables: the summary of report.json (model, design, latency against the DSP
+// floor, resources, verification), the FIFO depths, and the precision sweep.
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "driver/report_html_detail.h"
+
+namespace inrarch::driver::html {
+
+namespace {
+
+std::string row(const std::string& key, const std::string& value) {
+  return "<tr><th>" + key + "</th><td>" + value + "</td></tr>";
+}
+
+std::string model_text(const json& report) {
+  const json& src = get(report, "source");
+  std::string name = esc(get(get(report, "graph"), "name").is_string() ? report["graph"]["name"].get<std::string>() : "");
+  if (src.contains("builtin"))
+    return fmt::format("{} (built-in {} order {}, batch {}, width {}, seed {})", name,
+                       esc(src["builtin"].get<std::string>()), num(src["order"]), num(src["batch"]), num(src["width"]),
+                       num(src["seed"]));
+  if (src.contains("bundle")) return fmt::format("{} (bundle <code>{}</code>)", name, esc(src["bundle"].get<std::string>()));
+  return name.empty() ? "–" : name;
+}
+
+std::string kernels_text(const json& design) {
+  std::string out;
+  for (const auto& [kind, n] : get(design, "kernels").items()) out += fmt::format("{} {}, ", num(n), esc(kind));
+  return out.empty() ? "" : " (" + out.substr(0, out.size() - 2) + ")";
+}
+
+std::string latency_text(const json& report) {
+  const json& an = get(report, "analysis");
+  if (!get(an, "deadlock_free").is_null() && !an["deadlock_free"].get<bool>())
+    return "<span class=\"bad\">deadlock</span> (see “Deadlock”)";
+  std::string out = fmt::format("{} cycles (peak, FIFOs never full: {})", num(an["latency_cycles"]),
+                                num(an["peak_latency_cycles"]));
+  const json& fl = get(report, "floor");
+  if (fl.is_object())
+    out += fmt::format("; <b>{:.2f}×</b> the DSP floor of {} cycles", fl["latency_over_floor"].get<double>(),
+                       num(fl["cycles"]));
+  if (get(an, "exact").is_boolean() && !an["exact"].get<bool>())
+    out += fmt::format("<br>analysed {} of {} rows: latency = {} + ({} − 1) × {}", num(an["rows_analysed"]),
+                       num(an["rows"]), num(an["fill_cycles"]), num(an["rows"]), num(an["period_cycles"]));
+  else if (get(an, "why_exact").is_string() && !an["why_exact"].get<std::string>().empty())
+    out += "<br>every beat resolved: " + esc(an["why_exact"].get<std::string>());
+  return out;
+}
+
+std::string bar(double fraction, double budget) {
+  return fmt::format("<span class=\"bar\"><span class=\"fill{}\" style=\"width:{:.1f}%\"></span>"
+                     "<span class=\"budget\" style=\"left:{:.1f}%\"></span></span>",
+                     fraction > budget ? " over" : "", std::min(100.0, 100 * fraction), std::min(100.0, 100 * budget));
+}
+
+std::string resources_table(const json& res) {
+  if (!res.is_object()) return "";
+  const json& part = res["part"];
+  std::string t = fmt::format("<p>{} ({}, {} MHz): {}</p><table class=\"res\"><tr><th>resource</th><th>used</th><th>of"
+                              "</th><th>utilisation</th><th></th><th>budget</th></tr>",
+                              esc(part["name"].get<std::string>()), esc(part["device"].get<std::string>()),
+                              num(part["clock_mhz"]),
+                              res["fits"].get<bool>() ? "within the budget"
+                                                      : "<span class=\"bad\">over the budget (" + esc(res["over"].dump()) + ")</span>");
+  const std::pair<const char*, const char*> keys[] = {
+      {"dsp", "dsp"}, {"bram18k", "bram"}, {"uram", "uram"}, {"lut", "lut"}, {"ff", "ff"}};
+  for (const auto& [key, budget_key] : keys) {
+    const double u = res["utilisation"][key].get<double>(), b = get(res["budget"], budget_key).is_number() ? res["budget"][budget_key].get<double>() : 1.0;
+    t += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", key,
+                     num(res["total"][key]), num(part[key]), percent(u), bar(u, b), percent(b));
+  }
+  return t + "</table>";
+}
+
+std::string sim_text(const json& v) {
+  if (!v.is_object()) return "–";
+  if (v.contains("skipped")) return "skipped: " + esc(v["skipped"].get<std::string>());
+  std::string out = v.value("pass", false) ? "<span class=\"good\">PASS</span>" : "<span class=\"bad\">FAIL</span>";
+  if (v.value("deadlock", false)) out += " (deadlock)";
+  if (v.value("out_of_time", false)) out += " (out of time)";
+  if (v.contains("max_abs_error")) out += fmt::format(", max abs error {}, max rel error {}", num(v["max_abs_error"]), num(v["max_rel_error"]));
+  if (v.contains("processes_checked")) out += fmt::format(", {} processes checked", num(v["processes_checked"]));
+  for (const char* key : {"error", "mismatch"})
+    if (v.contains(key)) out += "<br><code class=\"err\">" + esc(v[key].is_string() ? v[key].get<std::string>() : v[key].dump()) + "</code>";
+  return out;
+}
+
+std::string verification_rows(const json& report) {
+  const json& v = get(report, "verification");
+  if (!v.is_object()) return row("verification", "not run (<code>--no-csim</code>, or no HLS code)");
+  std::string out = row("C simulation (" + esc(get(v["csim"], "type").is_string() ? v["csim"]["type"].get<std::string>() : "") + ")",
+                        sim_text(v["csim"]));
+  for (const char* mode : {"threaded", "trace", "project"}) out += row(std::string("&nbsp;&nbsp;") + mode, sim_text(get(v, mode)));
+  const json& worst = get(get(v, "csim"), "worst_columns");
+  if (worst.is_array() && !worst.empty())
+    out += row("worst column", fmt::format("{}[…, {}]: rel error {}, abs error {}", esc(worst[0]["output"].get<std::string>()),
+                                           num(worst[0]["column"]), num(worst[0]["rel_error"]), num(worst[0]["max_abs_error"])));
+  return out;
+}
+
+}  // namespace
+
+std::string summary_section(const json& report) {
+  const json& g = get(report, "graph");
+  const json& d = get(report, "design");
+  const json& f = get(report, "fifo");
+  std::string t = "<table class=\"kv\">";
+  if (report.contains("source") || g.is_object()) t += row("model", model_text(report));
+  if (g.is_object())
+    t += row("outputs", num(g["outputs"])) +
+         row("op nodes", fmt::format("{} imported → {} optimized", num(g["op_nodes_imported"]), num(g["op_nodes_optimized"])));
+  if (d.is_object())
+    t += row("design", fmt::format("{} processes{}, {} streams", num(d["processes"]), kernels_text(d), num(d["streams"])));
+  if (report.contains("analysis")) t += row("latency", latency_text(report));
+  if (f.is_object() && f.contains("total_bits"))
+    t += row("FIFOs", fmt::format("sized by <code>{}</code>: {} entries, {} bits, {} BRAM18K", esc(f["method"].get<std::string>()),
+                                  num(f["total_depth"]), num(f["total_bits"]), num(f["bram18k"])));
+  if (get(report, "hls").is_object()) t += row("number type", esc(report["hls"]["type"].get<std::string>()));
+  if (report.contains("tool")) t += verification_rows(report);
+  if (get(get(report, "timings_ms"), "total").is_number())
+    t += row("compile time", fmt::format("{:.2f} s", report["timings_ms"]["total"].get<double>() / 1000));
+  t += "</table>" + resources_table(get(report, "resources"));
+  return section("summary", "Summary", t);
+}
+
+std::string depth_table_section(const json& report, const json& data) {
+  const json& streams = data.at("streams");
+  const json& procs = data.at("processes");
+  const bool paper = !streams.empty() && streams[0].contains("paper");
+  std::vector<size_t> order(streams.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto depth_of = [&](size_t s) { return streams[s]["depth"].is_null() ? INT64_MAX : streams[s]["depth"].get<int64_t>(); };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return depth_of(a) > depth_of(b); });
+  std::string t = fmt::format("<table class=\"depths\"><tr><th>stream</th><th>from → to</th><th>depth</th><th>unbounded "
+                              "run</th>{}<th>bits/beat</th></tr>", paper ? "<th>paper</th>" : "");
+  for (size_t s : order) {
+    const json& st = streams[s];
+    t += fmt::format("<tr{}><td><code>{}</code></td><td>{} → {}</td><td>{}</td><td>{}</td>{}<td>{}</td></tr>",
+                     depth_of(s) > 2 ? " class=\"deep\"" : "", esc(st["name"].get<std::string>()),
+                     esc(procs[st["from"].get<int>()]["name"].get<std::string>()),
+                     esc(procs[st["to"].get<int>()]["name"].get<std::string>()),
+                     st["depth"].is_null() ? "unbounded" : num(st["depth"]), num(st["unbounded"]),
+                     paper ? "<td>" + num(st["paper"]) + "</td>" : "", num(st["bits"]));
+  }
+  const std::string method = get(get(report, "fifo"), "method").is_string() ? report["fifo"]["method"].get<std::string>() : "";
+  const std::string body = fmt::format(
+      "<p>Every stream, deepest first{}: the depth chosen{}, the most beats it holds when no FIFO is ever full "
+      "(the unbounded run's observed depth){}. Depths are in beats; depth ≤ 2 is a register pair, deeper a "
+      "RAM.</p>", method.empty() ? "" : " (sized by <code>" + esc(method) + "</code>)",
+      data["prefix"].get<bool>() ? ", observed on the rows analysed" : "",
+      paper ? ", and the depth the paper's greedy gives at the same latency bound" : "");
+  return section("depths", "FIFO depths", body + "<div class=\"scroll tall\">" + t + "</table></div>");
+}
+
+std::string precision_section(const json& report) {
+  const json& p = get(report, "precision");
+  if (!p.is_object()) return "";
+  std::string t = "<table><tr><th>type</th><th>max abs error</th><th>max rel error</th><th>within the bound</th></tr>";
+  for (const json& tr : get(p, "tried"))
+    t += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                     tr["type"] == p["chosen"] ? " class=\"chosen\"" : "", esc(tr["type"].get<std::string>()),
+                     num(tr["max_abs_error"]), num(tr["max_rel_error"]), tr.value("pass", false) ? "yes" : "no");
+  const std::string body = fmt::format("<p>The fixed-point widths C-simulated against the reference, narrowest first, "
+                                       "up to the first within {} (max abs error); chosen: <b>{}</b>.</p>",
+                                       num(p["max_error"]), esc(p["chosen"].is_string() ? p["chosen"].get<std::string>() : ""));
+  return section("precision", "Precision sweep", body + t + "</table>");
+}
+
+}  // namespace inrarch::driver::html

@@ -13,6 +13,7 @@
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
 #include "dataflow/periodic.h"
+#include "driver/report_html.h"
 #include "driver/rows.h"
 #include "frontend/load.h"
 #include "ir/bundle.h"
@@ -37,6 +38,7 @@ struct AnalyzeArgs {
   std::string fanout = "chain";
   double alpha = 0.01;
   bool exact = false;
+  std::string report;  // --report FILE.html
 };
 
 void print_sizing(const Design& d, const SizingResult& s) {
@@ -54,7 +56,7 @@ SizingOptions sizing_options(const AnalyzeArgs& a) {
   SizingOptions so;
   so.method = method_from_name(a.fifo_opt);
   so.alpha = a.alpha;
-  so.progress = [](const std::string& line) { std::fprintf(stderr, "inrarch analyze: %s\n", line.c_str()); };
+  so.progress = progress_reporter("analyze");
   return so;
 }
 
@@ -128,6 +130,7 @@ int run_analyze(const AnalyzeArgs& a) {
   d.set_depths(depths);
   nlohmann::json out = rp.periodic ? analyze_periodic(a, driver::row_builder(g, lo), d, *rp.rows, depths)
                                    : analyze_exact(a, d, depths, rp.why_exact);
+  if (!a.report.empty()) driver::write_analysis_report_html(a.report, g, d, out);
   if (a.json) std::cout << out.dump(2) << "\n";
   return 0;
 }
@@ -153,6 +156,7 @@ void register_analyze(CLI::App& app) {
   cmd->add_option("--fifo-opt", args->fifo_opt, "Size the FIFOs: none, paper or min")
       ->check(CLI::IsMember({"none", "paper", "min"}));
   cmd->add_option("--alpha", args->alpha, "Latency slack of FIFO sizing")->capture_default_str();
+  cmd->add_option("--report", args->report, "Also write an HTML report of the design at --depths (graph, deadlock cycle, activity)");
   cmd->callback([args] { run_guarded("analyze", [args] { return run_analyze(*args); }); });
 }
 

@@ -2,8 +2,12 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cmath>
+#include <utility>
+
 #include "cli/cli.h"
 #include "driver/flow.h"
+#include "driver/report_html.h"
 #include "support/error.h"
 
 namespace inrarch::cli {
@@ -24,6 +28,8 @@ struct CompileArgs {
   bool no_scaling = false;
   bool no_dse = false;
   bool mm_par_given = false;
+  bool report = false;  // --report: OUT/report.html
+  std::string input_range;
   driver::CompileOptions flow;
   bool quiet = false;
 };
@@ -50,6 +56,10 @@ void print_verification(const driver::CompileResult& r) {
                                             figure(v.csim.max_abs_error), figure(v.csim.max_rel_error));
   fmt::print("verification ({}): csim {}{}, threaded {}, trace {}, project {}\n", r.number_type,
              v.csim.text(), err, v.threaded.text(), v.trace.text(), v.project.text());
+  if (v.csim.overflows > 0)
+    fmt::print("overflows: {} values out of the range of {} (first in {}): inputs outside the "
+               "range the exponents were chosen for (--input-range)\n",
+               v.csim.overflows, r.number_type, v.csim.first_overflow);
   if (const auto& w = v.worst_column)
     fmt::print("worst column: {}[..., {}], rel error {}, abs error {}\n", w->output, w->column,
                figure(w->rel_error), figure(w->max_abs_error));
@@ -66,6 +76,25 @@ void print_summary(const driver::CompileResult& r) {
              f.peak_latency_cycles, f.total_depth, f.total_bits, f.bram18k);
   print_performance(r);
   if (r.verification) print_verification(r);
+}
+
+// "LO,HI" with LO < HI, both finite.
+std::pair<double, double> parse_input_range(const std::string& text) {
+  const size_t comma = text.find(',');
+  double lo = 0, hi = 0;
+  size_t used_lo = 0, used_hi = 0;
+  try {
+    if (comma != std::string::npos) {
+      lo = std::stod(text.substr(0, comma), &used_lo);
+      hi = std::stod(text.substr(comma + 1), &used_hi);
+    }
+  } catch (const std::exception&) {
+    used_lo = 0;
+  }
+  const bool whole = comma != std::string::npos && used_lo == comma && used_hi == text.size() - comma - 1;
+  if (!whole || !std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
+    throw Error("--input-range: expected LO,HI with LO < HI (e.g. -1,1), got '" + text + "'");
+  return {lo, hi};
 }
 
 int run_compile(CompileArgs& a) {
@@ -85,10 +114,12 @@ int run_compile(CompileArgs& a) {
   o.emit_hls = !a.no_hls;
   o.csim = !a.no_csim;
   o.pow2_scaling = !a.no_scaling;
+  if (!a.input_range.empty()) o.input_range = parse_input_range(a.input_range);
   o.dse = !a.no_dse && !a.mm_par_given;  // a uniform --mm-par is a forced design
   o.progress = progress_reporter("compile", a.quiet);
   driver::CompileResult result = driver::compile(o);
   print_summary(result);
+  if (a.report) fmt::print("wrote {}\n", driver::write_report_html(o.out_dir).string());
   return result.exit_code();  // a design that fails its own verification fails the compile
 }
 
@@ -141,12 +172,17 @@ void register_compile(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-scaling", args->no_scaling,
                 "Fixed point: one format for every value (no per-stream power-of-two exponents)");
+  cmd->add_option("--input-range", args->input_range,
+                  "Fixed point: LO,HI, the range of every input value; the per-stream exponents "
+                  "are chosen for it (default: for the bundle's inputs), and a C simulation "
+                  "whose values leave the number type fails");
   cmd->add_flag("--no-csim", args->no_csim, "Emit HLS code but do not run its C simulations");
   cmd->add_option("--sim-budget", args->flow.sim_budget_s,
                   "Seconds each C simulation may run; past it the run stops and fails as "
                   "'out of time'")
       ->check(CLI::Range(0.001, 1e6))
       ->capture_default_str();
+  cmd->add_flag("--report", args->report, "Also write OUT/report.html (as `inrarch report OUT`)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
   cmd->callback([args, par] {
     args->mm_par_given = par->count() > 0;

@@ -34,6 +34,8 @@ SimResult sim_from_json(const json& v, const char* mode) {
   else r.status = S::Fail;
   r.max_abs_error = number_at(m, "max_abs_error");
   r.max_rel_error = number_at(m, "max_rel_error");
+  r.overflows = m.value("overflows", int64_t{0});
+  r.first_overflow = m.value("first_overflow", std::string());
   return r;
 }
 

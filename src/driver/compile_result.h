@@ -18,6 +18,8 @@ struct SimResult {
   enum class Status { NotRun, Skipped, Pass, Fail, Deadlock, OutOfTime };
   Status status = Status::NotRun;
   std::optional<double> max_abs_error, max_rel_error;  // only from a run that completed
+  int64_t overflows = 0;       // values that left the number type's range
+  std::string first_overflow;  // the process of the first one
   // "PASS", "FAIL", "FAIL (deadlock)", "FAIL (out of time)", "skipped" or "not run".
   std::string text() const;
   bool failed() const {

@@ -18,6 +18,7 @@
 #include "dataflow/report.h"
 #include "driver/parallelism.h"
 #include "driver/precision.h"
+#include "driver/report_data.h"
 #include "frontend/load.h"
 #include "support/staging.h"
 #include "ir/bundle.h"
@@ -167,12 +168,17 @@ void dataflow_stage(FlowState& s) {
                           s.report["floor"]["latency_over_floor"].get<double>(),
                           s.report["floor"]["cycles"].get<int64_t>(), plan.part.name,
                           res["fits"].get<bool>() ? "within" : "OVER"));
+
+  // OUT/activity.json: the design and its times, for `inrarch report` (driver/report_data.h).
+  write_report_data(s.out, s.bundle.graph, *s.design, s.report);
 }
 
 // The narrowest fixed-point type within --max-error (driver/precision.h).
 void precision_stage(FlowState& s) {
-  PrecisionChoice c = choose_precision(s.bundle, s.type, s.opts.max_error, s.opts.pow2_scaling,
-                                       s.out / "precision-sweep",
+  hls::SweepOptions sweep;
+  sweep.pow2_scaling = s.opts.pow2_scaling;
+  sweep.input_range = s.opts.input_range;
+  PrecisionChoice c = choose_precision(s.bundle, s.type, s.opts.max_error, sweep, s.out / "precision-sweep",
                                        [&s](const std::string& line) { progress(s, line); });
   s.type = c.type;
   s.report["precision"] = c.report;
@@ -189,6 +195,7 @@ void hls_stage(FlowState& s) {
   ho.type = s.type;
   if (s.opts.max_error > 0) ho.abs_tol = s.opts.max_error;  // the bound the type was chosen for
   ho.pow2_scaling = s.opts.pow2_scaling;
+  ho.input_range = s.opts.input_range;
   ho.rows = s.rows;
   ho.evaluate = [](const ir::Graph& g, const std::vector<ir::NodeId>& nodes, const ir::TensorMap& in,
                    const ir::TensorMap& params, const ir::VisitFn& visit) {
@@ -200,6 +207,8 @@ void hls_stage(FlowState& s) {
   s.report["hls"] = {{"folder", "hls"},   {"type", ho.type.name()}, {"top", ho.top},
                      {"part", ho.part},   {"clock_ns", ho.clock_ns},
                      {"pow2_scaling", ho.pow2_scaling && ho.type.kind == hls::NumberType::Fixed}};
+  if (ho.input_range)
+    s.report["hls"]["input_range"] = {ho.input_range->first, ho.input_range->second};
   if (!s.opts.csim) return;
   hls::SimOptions sim;
   sim.budget_s = s.opts.sim_budget_s;

@@ -37,6 +37,9 @@ struct CompileOptions {
   std::string number_type = "fixed<32,10>";  // float | double | fixed<W,I>
   double max_error = 0;  // > 0: the narrowest fixed<W,I> (W <= number_type's) within it
   bool pow2_scaling = true;                  // fixed point: per-stream power-of-two exponents
+  // Fixed point: the range of every input value the exponents are chosen for (default:
+  // the bundle's own inputs).
+  std::optional<std::pair<double, double>> input_range;
   bool csim = true;                          // run the three C simulations of the HLS code
   double sim_budget_s = 600;                 // per simulation; past it the verdict is out_of_time
   // Receives one line per step (the caller prefixes and prints it); none: silent.

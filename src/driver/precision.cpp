@@ -15,7 +15,7 @@ constexpr int kWidths[] = {18, 20, 24, 27};
 }  // namespace
 
 PrecisionChoice choose_precision(const ir::Bundle& b, const hls::NumberType& widest, double max_error,
-                                 bool pow2_scaling, const std::filesystem::path& work,
+                                 const hls::SweepOptions& sweep, const std::filesystem::path& work,
                                  const std::function<void(const std::string&)>& progress) {
   if (widest.kind != hls::NumberType::Fixed)
     throw Error("--max-error picks a fixed-point width: --type must be fixed<W,I>, not " + widest.name());
@@ -25,8 +25,7 @@ PrecisionChoice choose_precision(const ir::Bundle& b, const hls::NumberType& wid
   types.push_back(widest);
   const dataflow::Design d = dataflow::lower(b.graph);
   PrecisionChoice c{widest, {{"max_error", max_error}, {"tried", nlohmann::json::array()}}};
-  hls::SweepOptions so;
-  so.pow2_scaling = pow2_scaling;
+  hls::SweepOptions so = sweep;
   std::string errors;
   for (size_t i = 0; i < types.size(); ++i) {  // narrowest first: stop at the first within the bound
     const hls::NumberType& t = types[i];

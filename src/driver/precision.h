@@ -26,11 +26,11 @@ struct PrecisionChoice {
 
 // Tries fixed<W,I> for W in 18, 20, 24, 27 below `widest`'s width, then `widest` itself
 // (I from `widest`), narrowest first, and returns the first whose max abs error is at most
-// max_error (with or without per-stream power-of-two scaling, as the HLS code will be
-// emitted). Throws inrarch::Error when none does, or when `widest` is not fixed point.
+// max_error (scaled as the HLS code will be emitted: `sweep`'s pow2_scaling and
+// input_range). Throws inrarch::Error when none does, or when `widest` is not fixed point.
 // Work folders go under `work` and are removed.
 PrecisionChoice choose_precision(const ir::Bundle& b, const hls::NumberType& widest, double max_error,
-                                 bool pow2_scaling, const std::filesystem::path& work,
+                                 const hls::SweepOptions& sweep, const std::filesystem::path& work,
                                  const std::function<void(const std::string&)>& progress);
 
 }  // namespace inrarch::driver

@@ -23,7 +23,8 @@ json sample_sections() {
                   "fits": false, "over": "dsp"},
     "hls": {"type": "fixed<32,10>", "top": "model_top"},
     "verification": {
-      "csim": {"pass": true, "max_abs_error": 2.5e-7, "max_rel_error": null,
+      "csim": {"pass": true, "max_abs_error": 2.5e-7, "max_rel_error": null, "overflows": 3,
+               "first_overflow": "mm_4",
                "worst_columns": [{"output": "out3", "column": 1, "rel_error": 1.2e-4, "max_abs_error": 2e-7}]},
       "threaded": {"pass": false, "deadlock": true, "out_of_time": false},
       "trace": {"pass": false, "processes_checked": 0},
@@ -51,6 +52,9 @@ TEST(CompileResult, ReadsTheTypedFiguresFromTheSections) {
   EXPECT_EQ(v.csim.text(), "PASS");
   EXPECT_EQ(*v.csim.max_abs_error, 2.5e-7);
   EXPECT_FALSE(v.csim.max_rel_error.has_value());  // null (NaN) is no figure
+  EXPECT_EQ(v.csim.overflows, 3);
+  EXPECT_EQ(v.csim.first_overflow, "mm_4");
+  EXPECT_EQ(v.threaded.overflows, 0);
   EXPECT_EQ(v.threaded.text(), "FAIL (deadlock)");
   EXPECT_EQ(v.trace.text(), "FAIL");
   EXPECT_EQ(v.project.text(), "skipped");

@@ -85,9 +85,12 @@ int main(int argc, char** argv) {{
   const int rows = argc > 2 ? std::atoi(argv[2]) : kCompiledRows;
 {0}{1}  {2}({3});
   inrarch_hls::tb::errors err;
-{4}  const bool pass = err.pass({5});
+{4}  // A value outside the number type's range fails the run (docs/hls.md "Range safety").
+  const unsigned long long overflows = inrarch_hls::overflows().count;
+  const bool pass = err.pass({5}) && overflows == 0;
   std::printf("type {6}: max abs error %.3e, max rel error %.3e: %s\n", err.max_abs, err.max_rel,
               pass ? "PASS" : "FAIL");
+  if (overflows) std::printf("overflows: %llu values out of the range of {6}\n", overflows);
   if (!err.worst.empty())  // reported, not judged: see docs/hls.md "Verification"
     std::printf("worst column: %s[..., %d], rel error %.3e\n", err.worst[0].output.c_str(),
                 err.worst[0].column, err.worst[0].rel);

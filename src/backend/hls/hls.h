@@ -13,6 +13,8 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <utility>
 #include <functional>
 #include <string>
 #include <vector>
@@ -55,6 +57,10 @@ struct HlsOptions {
   // How the value ranges of the scaling are evaluated (empty: ir::evaluate_visit); the
   // flow passes one that goes through a large batch a block of rows at a time.
   ir::VisitEvaluator evaluate;
+  // Fixed point: the range [lo, hi] every input value may take. The exponents are then
+  // chosen on samples of that box (scaling.h calibration_bundle), not on the bundle's
+  // inputs, which become test data like any other.
+  std::optional<std::pair<double, double>> input_range;
 };
 
 // Writes the project into out_hls_dir (created; existing files overwritten). Inputs,
@@ -89,7 +95,8 @@ nlohmann::json run_simulations(const dataflow::Design& d, const std::filesystem:
                                const HlsOptions& opt, const SimOptions& sim = {});
 
 // The shipped project's own C simulation (`make csim`, then `./csim data [rows]`) in
-// out_hls_dir: {pass, command, max_abs_error?, max_rel_error?, error?}. Logs in sim/.
+// out_hls_dir: {pass, command, max_abs_error?, max_rel_error?, overflows?, error?}. Logs
+// in sim/.
 nlohmann::json run_project_csim(const std::filesystem::path& out_hls_dir, const SimOptions& sim);
 
 // Compares a recorded trace (the driver's format, see sim.cpp) with the schedule of every
@@ -104,6 +111,7 @@ struct SweepRow {
 };
 struct SweepOptions {
   bool pow2_scaling = true;                          // HlsOptions::pow2_scaling of every run
+  std::optional<std::pair<double, double>> input_range;  // HlsOptions::input_range of every run
   std::function<void(const std::string&)> progress;  // a line per type
 };
 // Emits the design once per type into work_dir/<type> and runs the sequential csim of each;

@@ -33,6 +33,8 @@ nlohmann::json run_project_csim(const std::filesystem::path& dir, const SimOptio
     v["max_abs_error"] = std::stod(m[1]);
     v["max_rel_error"] = std::stod(m[2]);
   }
+  std::smatch o;
+  if (std::regex_search(log, o, std::regex(R"(overflows: (\d+))"))) v["overflows"] = std::stoll(o[1]);
   v["pass"] = run.exit_code == 0 && m.size() > 3 && m[3] == "PASS";
   if (run.timed_out) v["error"] = "out of time";
   else if (m.empty()) v["error"] = fmt::format("no verdict (exit {}); see sim/project.log", run.exit_code);

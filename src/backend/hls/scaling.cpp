@@ -6,6 +6,7 @@
 #include <cmath>
 #include <mutex>
 #include <numeric>
+#include <random>
 #include <unordered_map>
 
 #include "ir/interpreter.h"
@@ -107,6 +108,21 @@ Ranges value_ranges(const dataflow::Design& d, const ir::Bundle& b, const ir::Vi
 }
 
 }  // namespace
+
+ir::Bundle calibration_bundle(const ir::Bundle& b, double lo, double hi) {
+  ir::Bundle cal{b.graph, b.inputs, b.params, {}};
+  std::mt19937_64 rng(0);
+  std::uniform_real_distribution<double> uniform(lo, hi);
+  for (auto& [name, t] : cal.inputs) {
+    const size_t d = t.shape.empty() ? 1 : static_cast<size_t>(std::max<int64_t>(t.shape.back(), 1));
+    const size_t corners = d <= 16 ? size_t{1} << d : 0;
+    for (size_t i = 0; i < t.data.size(); ++i) {
+      const size_t row = i / d, col = i % d;
+      t.data[i] = row < corners ? (row >> col & 1 ? hi : lo) : uniform(rng);
+    }
+  }
+  return cal;
+}
 
 Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const NumberType& type,
                         int margin_bits, const ir::VisitEvaluator& evaluate) {

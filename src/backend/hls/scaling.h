@@ -21,6 +21,11 @@
 
 namespace inrarch::hls {
 
+// Headroom bits below the type's range: for exponents chosen on the bundle's own inputs,
+// and on samples of a declared input range (HlsOptions::input_range).
+inline constexpr int kBundleMarginBits = 3;
+inline constexpr int kRangeMarginBits = 1;
+
 struct Scaling {
   std::vector<int> stream_exp;                // per stream: stored = value * 2^k
   std::vector<std::vector<int>> operand_exp;  // per process, per operand slot (streams too)
@@ -31,7 +36,12 @@ struct Scaling {
 // Exponents for design d on bundle b's inputs (values from the reference interpreter).
 // `evaluate` (empty: ir::evaluate_visit) may visit a node once per block of rows.
 Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const NumberType& type,
-                        int margin_bits = 3, const ir::VisitEvaluator& evaluate = {});
+                        int margin_bits = kBundleMarginBits, const ir::VisitEvaluator& evaluate = {});
+
+// The bundle with every input replaced by samples of [lo, hi] (same shapes): along the
+// last dim d, rows cycle through the 2^d corners of the box (d <= 16), then uniform random
+// points with a fixed seed, so the exponents cover the range rather than one input set.
+ir::Bundle calibration_bundle(const ir::Bundle& b, double lo, double hi);
 
 // The exponent that puts max|v| = magnitude just under 2^(I-1-margin) (0 for 0).
 int scale_exponent(double magnitude, const NumberType& type, int margin_bits);

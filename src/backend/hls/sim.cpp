@@ -155,9 +155,21 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
   const std::string run = cd + "sim/sim";
   const double hard_stop_s = sim.budget_s + 30;
   const bool fixed = opt.type.kind == NumberType::Fixed;
+  // A value out of the number type's range fails the run whatever the errors say: the
+  // design returns wrong numbers for such inputs (docs/hls.md "Range safety").
   auto judge = [&](const nlohmann::json& res) {
+    if (res.value("overflows", int64_t{0}) > 0) return false;
     return fixed ? error_figure(res, "max_abs_error") <= opt.abs_tol
                  : error_figure(res, "max_rel_error") <= opt.rel_tol;
+  };
+  auto overflows = [&](const nlohmann::json& res, nlohmann::json& out) {
+    const int64_t n = res.value("overflows", int64_t{0});
+    if (n == 0) return;
+    out["overflows"] = n;
+    out["first_overflow"] = res.value("first_overflow", std::string("?"));
+    out["error"] = fmt::format("{} values overflowed {} (first in {}): inputs outside the range "
+                               "the exponents were chosen for (compile --input-range)",
+                               n, opt.type.name(), out["first_overflow"].get<std::string>());
   };
   auto failure = [&](const nlohmann::json& res, int rc) -> std::string {
     if (res.value("out_of_time", false))
@@ -175,6 +187,7 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
     v["csim"] = {{"pass", done && judge(res)}, {"type", opt.type.name()}};
     for (const char* key : {"max_abs_error", "max_rel_error", "max_column_rel_error", "worst_columns"})
       if (res.contains(key)) v["csim"][key] = res[key];  // absent when the run did not complete
+    overflows(res, v["csim"]);
     if (!done) {
       v["csim"]["error"] = failure(res, rc);
       if (res.value("out_of_time", false)) v["csim"]["out_of_time"] = true;
@@ -197,6 +210,7 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
                      {"out_of_time", res.value("out_of_time", false)}};
     if (deadlock) v["threaded"]["waits"] = res["waits"];
     else if (!done) v["threaded"]["error"] = failure(res, rc);
+    overflows(res, v["threaded"]);
   }
   if (sim.project) {
     note("C simulation: the project's own (make csim)");

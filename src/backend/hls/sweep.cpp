@@ -20,6 +20,7 @@ std::vector<SweepRow> precision_sweep(const dataflow::Design& d, const ir::Bundl
     HlsOptions opt;
     opt.type = t;
     opt.pow2_scaling = so.pow2_scaling;
+    opt.input_range = so.input_range;
     std::string folder = t.name();
     for (char& ch : folder)
       if (ch == '<' || ch == '>' || ch == ',') ch = '_';

@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "inrarch_hls_types.h"
+#include "inrarch/array_stream.h"  // count_overflow
 
 namespace inrarch_hls {
 
@@ -150,7 +151,12 @@ inline ap_fixed<W, I, Q, O, N> fx_exp(const ap_fixed<W, I, Q, O, N>& x) {
   // enough that y · 2^k · 2^FR fits 63 bits for every non-overflowing k (k ≤ I - 2).
   const int F = W - I, FR = F + 8 < 63 - I ? F + 8 : 63 - I;
   const exp2_parts p = exp2_split(exp2_arg_t(x * log2e()));
-  if (p.k >= I - 1) return max_of(x);  // ≥ 2^(I-1): not representable
+  if (p.k >= I - 1) {  // ≥ 2^(I-1): not representable; saturated, and counted as an overflow
+#ifndef __SYNTHESIS__
+    count_overflow();
+#endif
+    return max_of(x);
+  }
   const std::int64_t sh = int(kExpLogFrac) - FR - p.k;
   std::int64_t raw = 0;
   if (sh < 0) raw = p.y << -sh;

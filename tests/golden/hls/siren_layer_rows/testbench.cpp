@@ -19,9 +19,12 @@ int main(int argc, char** argv) {
   err.add("y", inrarch_hls::tb::drain(out_y, rows),
           inrarch_hls::tb::load_bin(dir + "/out_y.golden.bin", rows * out_y_t::numel),
           out_y_t::shape_type::last());
-  const bool pass = err.pass(true, 0.001, 0.0001);
+  // A value outside the number type's range fails the run (docs/hls.md "Range safety").
+  const unsigned long long overflows = inrarch_hls::overflows().count;
+  const bool pass = err.pass(true, 0.001, 0.0001) && overflows == 0;
   std::printf("type fixed<32,10>: max abs error %.3e, max rel error %.3e: %s\n", err.max_abs, err.max_rel,
               pass ? "PASS" : "FAIL");
+  if (overflows) std::printf("overflows: %llu values out of the range of fixed<32,10>\n", overflows);
   if (!err.worst.empty())  // reported, not judged: see docs/hls.md "Verification"
     std::printf("worst column: %s[..., %d], rel error %.3e\n", err.worst[0].output.c_str(),
                 err.worst[0].column, err.worst[0].rel);

@@ -132,6 +132,50 @@ template <int W, int I, ap_q_mode Q, ap_o_mode O, int N>
 inline double to_double(const ap_fixed<W, I, Q, O, N>& x) {
   return x.to_double();
 }
+template <int W, int I, ap_q_mode Q, ap_o_mode O, int N>
+inline double to_double(const ap_ufixed<W, I, Q, O, N>& x) {
+  return x.to_double();
+}
+
+// ---- range safety (docs/hls.md "Range safety") ----------------------------------------
+// A value that does not fit the number type wraps (ap_fixed's default) and the design then
+// returns wrong numbers with no sign of it. In C simulation every conversion of a result
+// into the number type goes through fit(), which counts the values out of range; the
+// testbench and the simulation driver fail on any. Synthesis sees the plain conversion.
+template <class T>
+struct range_of {  // float, double: no overflow to speak of
+  static bool holds(double) { return true; }
+};
+template <int W, int I, ap_q_mode Q, ap_o_mode O, int N>
+struct range_of<ap_fixed<W, I, Q, O, N> > {
+  static bool holds(double v) {
+    const double top = std::ldexp(1.0, I - 1);
+    return v >= -top && v < top;  // below top truncates to the largest value; at top it wraps
+  }
+};
+
+#ifndef __SYNTHESIS__
+struct overflow_state {
+  unsigned long long count;
+  void (*hook)();  // called at each overflow (the simulation driver names the process)
+};
+inline overflow_state& overflows() {
+  static overflow_state s = {0, 0};
+  return s;
+}
+inline void count_overflow() {
+  ++overflows().count;
+  if (overflows().hook) overflows().hook();
+}
+#endif
+
+template <class T, class V>
+inline T fit(const V& v) {
+#ifndef __SYNTHESIS__
+  if (!range_of<T>::holds(to_double(v))) count_overflow();
+#endif
+  return T(v);
+}
 
 }  // namespace inrarch_hls
 

@@ -15,7 +15,7 @@
 namespace inrarch_hls {
 
 // ---- operators (one per elementwise op of ops.def) -----------------------------------
-struct op_neg { template <class T> static T apply(const T& a) { return T(-a); } };
+struct op_neg { template <class T> static T apply(const T& a) { return fit<T>(-a); } };
 struct op_sin { template <class T> static T apply(const T& a) { return rom_sin(a); } };
 struct op_cos { template <class T> static T apply(const T& a) { return rom_cos(a); } };
 // exp/tanh/log: table + interpolation for ap_fixed, the C library for float/double
@@ -25,21 +25,21 @@ struct op_tanh { template <class T> static T apply(const T& a) { return fx_tanh(
 struct op_log { template <class T> static T apply(const T& a) { return fx_log(a); } };
 struct op_relu { template <class T> static T apply(const T& a) { return a > T(0) ? a : T(0); } };
 struct op_step { template <class T> static T apply(const T& a) { return a > T(0) ? T(1) : T(0); } };
-struct op_add { template <class T> static T apply(const T& a, const T& b) { return T(a + b); } };
-struct op_sub { template <class T> static T apply(const T& a, const T& b) { return T(a - b); } };
-struct op_mul { template <class T> static T apply(const T& a, const T& b) { return T(a * b); } };
+struct op_add { template <class T> static T apply(const T& a, const T& b) { return fit<T>(a + b); } };
+struct op_sub { template <class T> static T apply(const T& a, const T& b) { return fit<T>(a - b); } };
+struct op_mul { template <class T> static T apply(const T& a, const T& b) { return fit<T>(a * b); } };
 // The same multiply in LUTs instead of DSP48E2s: the search picks it when DSPs are the
 // scarce resource (a kernel streaming one beat a cycle keeps its multiplier busy a few
 // percent of the time, and the DSPs do more in an mm); resources.h prices it.
 struct op_mul_fabric {
   template <class T>
   static T apply(const T& a, const T& b) {
-    T r = T(a * b);
+    T r = fit<T>(a * b);
 #pragma HLS bind_op variable = r op = mul impl = fabric
     return r;
   }
 };
-struct op_div { template <class T> static T apply(const T& a, const T& b) { return T(a / b); } };
+struct op_div { template <class T> static T apply(const T& a, const T& b) { return fit<T>(a / b); } };
 
 // ---- operand sources: fetch() once per beat, at(i, e) = element e of beat i -------------
 // (A ROM of a whole operand is only used with rows = 1; a row design's ROMs hold one

@@ -67,7 +67,7 @@ void mm_row(const T* arow, const T* bm, CS& c, const OnWrite& on_write) {
       if (t + u >= N * K) break;
       acc += arow[k] * bm[n * K + k];
       if (++k < K) continue;
-      out.v[n % BC] = T(SHIFT == 0 ? acc : shift_pow2(acc, SHIFT));
+      out.v[n % BC] = fit<T>(SHIFT == 0 ? acc : shift_pow2(acc, SHIFT));
       acc = 0;
       k = 0;
       if (++n % BC) continue;

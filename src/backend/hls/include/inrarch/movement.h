@@ -170,7 +170,7 @@ struct map_sum {
       }
       if (d < 0) break;
     }
-    return T(acc);
+    return fit<T>(acc);
   }
 };
 

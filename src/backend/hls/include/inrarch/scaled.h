@@ -54,10 +54,10 @@ struct scaled1 {
   static T apply(const T& a) {
     typedef typename acc_type<T>::type A;
     const scale_rule r = rule_of<Op>::value;
-    if (r == kHomogeneous) return T(shift_pow2(A(Op::apply(a)), EO - EA));
-    if (r == kInvariant) return T(shift_pow2(A(Op::apply(a)), EO));
-    T x = EA == 0 ? a : T(shift_pow2(A(a), -EA));
-    return EO == 0 ? Op::apply(x) : T(shift_pow2(A(Op::apply(x)), EO));
+    if (r == kHomogeneous) return fit<T>(shift_pow2(A(Op::apply(a)), EO - EA));
+    if (r == kInvariant) return fit<T>(shift_pow2(A(Op::apply(a)), EO));
+    T x = EA == 0 ? a : fit<T>(shift_pow2(A(a), -EA));
+    return EO == 0 ? Op::apply(x) : fit<T>(shift_pow2(A(Op::apply(x)), EO));
   }
 };
 
@@ -67,12 +67,12 @@ struct scaled2 {
   static T apply(const T& a, const T& b) {
     typedef typename acc_type<T>::type A;
     const scale_rule r = rule_of<Op>::value;
-    if (r == kSum) return T(Op::apply(shift_pow2(A(a), EO - EA), shift_pow2(A(b), EO - EB)));
-    if (r == kProduct) return T(shift_pow2(multiplier<Op>::product(a, b), EO - EA - EB));
-    if (r == kQuotient) return T(shift_pow2(A(Op::apply(a, b)), EO - EA + EB));
-    T x = EA == 0 ? a : T(shift_pow2(A(a), -EA));
-    T y = EB == 0 ? b : T(shift_pow2(A(b), -EB));
-    return EO == 0 ? Op::apply(x, y) : T(shift_pow2(A(Op::apply(x, y)), EO));
+    if (r == kSum) return fit<T>(Op::apply(shift_pow2(A(a), EO - EA), shift_pow2(A(b), EO - EB)));
+    if (r == kProduct) return fit<T>(shift_pow2(multiplier<Op>::product(a, b), EO - EA - EB));
+    if (r == kQuotient) return fit<T>(shift_pow2(A(Op::apply(a, b)), EO - EA + EB));
+    T x = EA == 0 ? a : fit<T>(shift_pow2(A(a), -EA));
+    T y = EB == 0 ? b : fit<T>(shift_pow2(A(b), -EB));
+    return EO == 0 ? Op::apply(x, y) : fit<T>(shift_pow2(A(Op::apply(x, y)), EO));
   }
 };
 

@@ -61,6 +61,10 @@ class recorder : public hls::sim::hooks {
   void step() {
     if (tracing && current_process >= 0) steps_[current_process].emplace_back();
   }
+  int first_overflow = -1;  // the process whose value first left the number type's range
+  void overflow() {
+    if (first_overflow < 0) first_overflow = current_process;
+  }
   void on_op(const hls::sim::stream_base& s, hls::sim::fifo_op op, unsigned long long seq) override {
     check_deadline(seq);
     if (!tracing || current_process < 0) return;
@@ -123,6 +127,9 @@ inline recorder*& the_recorder() {
 }
 inline void step_to_recorder() {
   if (the_recorder()) the_recorder()->step();
+}
+inline void overflow_to_recorder() {
+  if (the_recorder()) the_recorder()->overflow();
 }
 
 // One design stream as the simulation knows it: the variable name it is constructed with,
@@ -232,6 +239,10 @@ inline std::string driver::errors_json() {
   std::string out = "\"max_abs_error\": " + json_number(err.max_abs) +
                     ", \"max_rel_error\": " + json_number(err.max_rel) +
                     ", \"max_column_rel_error\": " + json_number(err.max_column_rel) +
+                    ", \"overflows\": " + std::to_string(overflows().count) +
+                    (rec_.first_overflow < 0 ? std::string()
+                                             : ", \"first_overflow\": \"" +
+                                                   json_escape(names_.at(rec_.first_overflow)) + "\"") +
                     ", \"worst_columns\": [";
   for (std::size_t i = 0; i < err.worst.size(); ++i) {
     const tb::column_error& c = err.worst[i];
@@ -262,6 +273,7 @@ inline driver::driver(int argc, char** argv, int rows, const stream_info* stream
   rec_.tracing = mode_ != "threaded" && !trace_.empty();
   the_recorder() = &rec_;
   step_hook() = &step_to_recorder;
+  overflows().hook = &overflow_to_recorder;
   // Before the ports and the top's streams exist, so that each is seen as it is built.
   hls::sim::set_hooks(&rec_);
   region::current() = this;

@@ -33,7 +33,7 @@ void feed(S& s, const std::vector<double>& v) {
   for (int i = 0; i < n; ++i) {
     INRARCH_STEP();
     typename S::beat_type b;
-    for (int e = 0; e < S::block; ++e) b.v[e] = T(v[i * S::block + e]);
+    for (int e = 0; e < S::block; ++e) b.v[e] = fit<T>(v[i * S::block + e]);
     s.write(b);
   }
 }

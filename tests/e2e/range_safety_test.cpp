@@ -1,0 +1,76 @@
+// compile --input-range: the fixed-point exponents are chosen for a range of inputs, and a
+// design run on inputs far outside it reports its overflows and fails verification instead
+// of returning wrong numbers quietly (docs/hls.md "Range safety").
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ir/bundle.h"
+#include "run_cli.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+nlohmann::json verification(const fs::path& out) {
+  std::ifstream f(out / "report.json");
+  return nlohmann::json::parse(f)["verification"];
+}
+
+TEST(RangeSafety, InputsTenTimesTheRangeOverflowAndFail) {
+  const fs::path work = fs::temp_directory_path() / ("inrarch_range_" + std::to_string(getpid()));
+  fs::remove_all(work);
+  const std::string model = "insp --order 1 --width 16 --batch 8";
+  ASSERT_EQ(inrarch::test::run_cli("model " + model + " -o " + (work / "b").string()).code, 0);
+
+  // Within the range (INSP's coordinates lie in [-1, 1]): every simulation passes.
+  auto in = inrarch::test::run_cli("compile " + (work / "b").string() +
+                                   " --input-range -1,1 --no-mlir -q -o " + (work / "in").string());
+  EXPECT_EQ(in.code, 0) << in.output;
+  nlohmann::json v = verification(work / "in");
+  EXPECT_TRUE(v["csim"]["pass"].get<bool>()) << v;
+  EXPECT_FALSE(v["csim"].contains("overflows")) << v;
+
+  // The same design on inputs ten times larger, with references for them.
+  inrarch::ir::Bundle b = inrarch::ir::load_bundle(work / "b");
+  for (auto& [name, t] : b.inputs)
+    for (double& x : t.data) x *= 10;
+  b.reference.clear();
+  inrarch::ir::save_bundle(b, work / "b10");
+  auto out = inrarch::test::run_cli("compile " + (work / "b10").string() +
+                                    " --input-range -1,1 --no-mlir -q -o " + (work / "out").string());
+  EXPECT_EQ(out.code, 2) << out.output;
+  EXPECT_NE(out.output.find("csim FAIL"), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("values out of the range of fixed<32,10>"), std::string::npos) << out.output;
+  v = verification(work / "out");
+  for (const char* mode : {"csim", "threaded", "project"}) {
+    EXPECT_FALSE(v[mode]["pass"].get<bool>()) << mode << " " << v;
+    EXPECT_GT(v[mode].value("overflows", 0), 0) << mode << " " << v;
+  }
+  EXPECT_NE(v["csim"].value("error", "").find("overflowed"), std::string::npos) << v;
+  EXPECT_TRUE(v["csim"].contains("first_overflow")) << v;
+
+  // Exponents chosen for those inputs themselves (no range given) hold them.
+  auto own = inrarch::test::run_cli("compile " + (work / "b10").string() + " --no-mlir -q -o " +
+                                    (work / "own").string());
+  EXPECT_EQ(own.code, 0) << own.output;
+  fs::remove_all(work);
+}
+
+TEST(RangeSafety, BadRangesAreRefused) {
+  for (const char* bad : {"1", "1,1", "2,1", "a,b", "-1,inf", "0,1,2"}) {
+    auto r = inrarch::test::run_cli(std::string("compile --builtin insp --input-range ") + bad +
+                                    " -o /tmp/inrarch_range_never");
+    EXPECT_EQ(r.code, 1) << bad << ": " << r.output;
+    EXPECT_NE(r.output.find("--input-range: expected LO,HI"), std::string::npos) << r.output;
+  }
+  EXPECT_FALSE(fs::exists("/tmp/inrarch_range_never"));
+}
+
+}  // namespace

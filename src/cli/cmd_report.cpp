@@ -27,7 +27,7 @@ void register_report(CLI::App& app) {
   auto args = std::make_shared<ReportArgs>();
   auto* cmd = app.add_subcommand("report", "Write a compile output's report as one HTML page (OUT/report.html)");
   cmd->add_option("out", args->out, "Compile output folder (with report.json and activity.json)")->required();
-  cmd->add_option("-o,--file", args->file, "Write the page here instead of OUT/report.html");
+  cmd->add_option("-o,--output", args->file, "Write the page here instead of OUT/report.html");
   cmd->callback([args] { run_guarded("report", [args] { return run_report(*args); }); });
 }
 

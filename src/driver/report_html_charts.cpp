@@ -202,7 +202,9 @@ std::string dse_section(const json& report) {
   for (double t : ticks(max_dsp))
     svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{}</text>", x_of(t), top + h + 14, tick_text(t));
   svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" class=\"axis\"/><text x=\"{3}\" y=\"{4}\" class=\"tick\" "
-                     "text-anchor=\"middle\">DSP</text>", left, top + h, left + w, left + w / 2, top + h + 30);
+                     "text-anchor=\"middle\">DSP</text><text x=\"12\" y=\"{5}\" class=\"tick\" text-anchor=\"middle\" "
+                     "transform=\"rotate(-90 12 {5})\">latency (cycles)</text>", left, top + h, left + w, left + w / 2,
+                     top + h + 30, top + h / 2);
   if (budget > 0)
     svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" class=\"depth\"><title>DSP budget {3:.0f}</title></line>",
                        x_of(budget), top, top + h, budget);

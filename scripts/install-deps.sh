@@ -16,6 +16,8 @@ PACKAGES=(
   mlir-19-tools llvm-19
   # fuzzing the readers (make fuzz: libFuzzer with ASan/UBSan comes with clang's runtime)
   clang-14 libclang-rt-14-dev
+  # the HTML report (inrarch report): Graphviz draws the design, headless Chromium tests the page
+  graphviz chromium
 )
 
 missing=()

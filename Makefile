@@ -2,6 +2,7 @@
 #   make run    install what is missing, build, compile the built-in benchmark and verify it
 #   make test   install what is missing, build (normal + ASan/UBSan), run every test
 #   make bench  build and run the benchmark programs in bench/
+#   make bench-pytorch  the design against PyTorch on the CPU: docs/benchmarks.md and its plots
 PY        := /usr/bin/python3
 BUILD     := build
 ASAN      := build-asan
@@ -48,6 +49,12 @@ test-python: build
 
 bench: build
 	@for b in $(BUILD)/bench_*; do echo "=== $$b"; $$b || exit 1; done
+
+# make bench-pytorch: INSP orders 1-3 in PyTorch (CPU, 1 and 2 threads) against the compiled
+# design's latency and on-chip memory; compiles cached in out/bench-pytorch/. Writes
+# docs/benchmarks.md, docs/benchmarks_latency.png, docs/benchmarks_memory.png.
+bench-pytorch: build
+	$(PY) bench/compare_pytorch.py --inrarch $(BUILD)/inrarch
 
 # make fuzz: the libFuzzer targets of tests/fuzz (clang, ASan+UBSan) in build-fuzz, each run
 # for FUZZ_SECONDS (default 60), one at a time; new inputs go to build-fuzz/corpus/<target>, crashes to build-fuzz/crashes/<target>.

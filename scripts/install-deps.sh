@@ -10,6 +10,8 @@ PACKAGES=(
   nlohmann-json3-dev libfmt-dev libcli11-dev googletest libgtest-dev libbenchmark-dev
   # PyTorch front end and its tests (Debian's torch lives in /usr/bin/python3)
   python3 python3-numpy python3-torch
+  # make bench-pytorch's plots
+  python3-matplotlib
   # installing the Python front end as a package (pip install ./python, offline)
   python3-pip python3-setuptools python3-venv
   # MLIR backend checks

@@ -38,9 +38,9 @@ class LimitedBuilder : public nlohmann::detail::json_sax_dom_parser<json> {
 
  private:
   bool enter() {
-    if (++depth_ > limits::kMaxJsonDepth)
+    if (++depth_ > limits::kMaxNesting)
       throw LimitError(fmt::format("{}: JSON nested deeper than the limit of {} levels", filename_,
-                                   limits::kMaxJsonDepth));
+                                   limits::kMaxNesting));
     return true;
   }
 

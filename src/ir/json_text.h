@@ -11,7 +11,7 @@
 namespace inrarch::ir {
 
 // Throws inrarch::Error "<file>:<line>:<col>: malformed JSON: ..." for a syntax error, and
-// LimitError for a document nested deeper than limits::kMaxJsonDepth or holding a string
+// LimitError for a document nested deeper than limits::kMaxNesting or holding a string
 // or key longer than limits::kMaxStringBytes.
 nlohmann::json parse_json_text(std::string_view text, std::string_view filename);
 

@@ -20,8 +20,9 @@ inline constexpr size_t kMaxRank = 8;
 // Nodes of one graph file. INSP order 4 has about 4,000; graphs of 10^5 nodes still read
 // in well under a second.
 inline constexpr size_t kMaxNodes = size_t{1} << 18;
-// Nesting of a JSON document (graph.json nests 4 deep; the parser and the dump recurse).
-inline constexpr int kMaxJsonDepth = 64;
+// Nesting of a JSON document or of csynth.xml's elements (graph.json nests 4 deep, Vitis's
+// reports about 6; the XML reader and JSON's dump recurse, one stack frame a level).
+inline constexpr int kMaxNesting = 64;
 // Bytes of one string: a name, a JSON string or key, a token of text IR, a .npy header.
 inline constexpr size_t kMaxStringBytes = 4096;
 // A FIFO depth in beats (--depths): 2^24 beats of 64 bits is already 1 Gbit, more than any

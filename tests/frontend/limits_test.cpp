@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "backend/hls/hls.h"
 #include "frontend/load.h"
 #include "../io_test_util.h"
 #include "ir/bundle.h"
@@ -135,6 +136,17 @@ TEST(Limits, MetaJson) {
   TempDir dir;
   spit(dir / "meta.json", "{\"source_dtype\": " + nested(65) + "}");
   expect_limit([&] { frontend::source_dtype(dir.path()); }, {(dir / "meta.json").string(), kDepth});
+}
+
+// hls-report's reader of Vitis's csynth.xml recurses per element: a deep tree (here 200,000
+// levels, 1.4 MB) overflowed the stack.
+TEST(Limits, CsynthXmlNesting) {
+  TempDir dir;
+  std::string xml = "<profile>";
+  for (int i = 0; i < 200000; ++i) xml += "<a>";
+  for (int i = 0; i < 200000; ++i) xml += "</a>";
+  spit(dir / "csynth.xml", xml + "</profile>");
+  expect_limit([&] { hls::parse_csynth_report(dir / "csynth.xml"); }, {(dir / "csynth.xml").string(), kDepth});
 }
 
 }  // namespace

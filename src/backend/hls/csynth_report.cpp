@@ -17,6 +17,7 @@
 
 #include "backend/hls/hls.h"
 #include "support/error.h"
+#include "support/limits.h"
 
 namespace inrarch::hls {
 
@@ -84,6 +85,10 @@ class XmlReader {
   }
   std::unique_ptr<Elem> element() {
     if (!at("<")) fail("expected an element");
+    // The reader recurses per level: a deeper tree would overflow the stack.
+    if (++depth_ > limits::kMaxNesting)
+      throw LimitError(
+          fmt::format("{}: XML nested deeper than the limit of {} levels", file_, limits::kMaxNesting));
     ++i_;
     auto e = std::make_unique<Elem>();
     while (i_ < s_.size() && !std::isspace(static_cast<unsigned char>(s_[i_])) && s_[i_] != '>' &&
@@ -93,7 +98,10 @@ class XmlReader {
     if (close == std::string::npos) fail("unterminated tag <" + e->name);
     bool empty = s_[close - 1] == '/';
     i_ = close + 1;
-    if (empty) return e;
+    if (empty) {
+      --depth_;
+      return e;
+    }
     for (;;) {
       size_t lt = s_.find('<', i_);
       if (lt == std::string::npos) fail("unclosed <" + e->name + ">");
@@ -101,6 +109,7 @@ class XmlReader {
       i_ = lt;
       if (at("</")) {
         skip_to(">");
+        --depth_;
         return e;
       }
       if (at("<!--") || at("<?")) skip_misc();
@@ -110,6 +119,7 @@ class XmlReader {
 
   std::string s_, file_;
   size_t i_ = 0;
+  int depth_ = 0;
 };
 
 std::string trim(const std::string& s) {

@@ -15,17 +15,22 @@
 namespace {
 
 const std::filesystem::path& scratch_file() {
-  static const std::filesystem::path file = [] {
+  // Never destroyed: the exit handler is registered while this static is being built, so it
+  // would run after the static's destructor.
+  static const std::filesystem::path* file = [] {
     // Memory-backed where there is /dev/shm: rewriting a file on disk costs milliseconds,
     // more than the parse.
     std::error_code ec;
     const std::filesystem::path dir =
         std::filesystem::is_directory("/dev/shm", ec) ? "/dev/shm" : std::filesystem::temp_directory_path();
-    auto p = dir / ("inrarch-fuzz-csynth-" + std::to_string(::getpid()) + ".xml");
-    std::atexit([] { std::error_code ec; std::filesystem::remove(scratch_file(), ec); });
+    auto* p = new std::filesystem::path(dir / ("inrarch-fuzz-csynth-" + std::to_string(::getpid()) + ".xml"));
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove(scratch_file(), ignored);
+    });
     return p;
   }();
-  return file;
+  return *file;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "autodiff/dependence.h"
 #include "autodiff/vjp_rules.h"
 #include "support/error.h"
 
@@ -16,19 +17,6 @@ namespace {
 
 void check_node(const Graph& g, NodeId id, const char* what) {
   if (id >= g.size()) throw Error(fmt::format("grad: {} node %{} does not exist", what, id));
-}
-
-// depends[i - wrt]: node i is wrt or has an operand that depends on wrt.
-std::vector<char> depends_on(const Graph& g, NodeId y, NodeId wrt) {
-  std::vector<char> dep(y - wrt + 1, 0);
-  dep[0] = 1;
-  for (NodeId i = wrt + 1; i <= y; ++i)
-    for (NodeId o : g.node(i).operands)
-      if (o >= wrt && dep[o - wrt]) {
-        dep[i - wrt] = 1;
-        break;
-      }
-  return dep;
 }
 
 }  // namespace

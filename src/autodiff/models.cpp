@@ -96,12 +96,46 @@ int64_t insp_output_count(int order) {
   return 3 * ((int64_t{1} << (order + 1)) - 1);
 }
 
-ir::Graph build_insp_graph(const SirenSpec& spec, int order) {
+const char* mode_name(DerivativeMode m) { return m == DerivativeMode::Taylor ? "taylor" : "reverse"; }
+
+DerivativeMode mode_from_name(const std::string& s) {
+  if (s == "taylor") return DerivativeMode::Taylor;
+  if (s == "reverse") return DerivativeMode::Reverse;
+  throw Error(fmt::format("unknown derivative mode \"{}\" (known: taylor, reverse)", s));
+}
+
+ir::Graph build_siren_graph(const SirenSpec& spec) {
+  Graph g("siren");
+  g.add_output("y", build_siren(g, spec));
+  return g;
+}
+
+// li[0..2] are y's components; li[3 + 2i + j] = ∂_j (li[i] / 189).
+std::vector<DerivativeRequest> insp_requests(int order) {
+  const int64_t outputs = insp_output_count(order);
+  std::vector<DerivativeRequest> li;
+  for (int64_t c = 0; c < 3; ++c) li.push_back({fmt::format("out{}", c), "y", {0, 0}, c, 1.0});
+  for (int64_t k = 3; k < outputs; ++k) {
+    DerivativeRequest r = li[(k - 3) / 2];
+    r.name = fmt::format("out{}", k);
+    r.alpha[(k - 3) % 2] += 1;
+    r.scale /= kInspScale;
+    li.push_back(std::move(r));
+  }
+  return li;
+}
+
+ir::Graph build_insp_graph(const SirenSpec& spec, int order, DerivativeMode mode) {
   const int64_t outputs = insp_output_count(order);
   check_spec(spec);
   if (spec.dims.front() < 2 || spec.dims.back() < 3)
     throw Error(fmt::format("insp: needs at least 2 inputs and 3 outputs, dims give {} and {}",
                             spec.dims.front(), spec.dims.back()));
+  if (mode == DerivativeMode::Taylor) {
+    Graph g = taylor(build_siren_graph(spec), {"x", order, insp_requests(order)});
+    g.set_name("insp");
+    return g;
+  }
   Graph g("insp");
   const NodeId y = build_siren(g, spec);
   const NodeId x = g.find_input("x");
@@ -119,11 +153,14 @@ ir::Graph build_insp_graph(const SirenSpec& spec, int order) {
   return g;
 }
 
-ir::Bundle build_insp_bundle(const SirenSpec& spec, int order, bool with_reference) {
-  ir::Bundle b{build_insp_graph(spec, order), {}, siren_params(spec), {}};
+ir::Bundle build_insp_bundle(const SirenSpec& spec, int order, bool with_reference,
+                             DerivativeMode mode) {
+  ir::Bundle b{build_insp_graph(spec, order, mode), {}, siren_params(spec), {}};
   b.inputs["x"] = siren_input(spec);
   if (with_reference) {
-    std::vector<Tensor> values = ir::evaluate(b.graph, b.inputs, b.params);
+    const ir::Graph reverse = mode == DerivativeMode::Reverse ? ir::Graph() : build_insp_graph(spec, order);
+    const ir::Graph& oracle = mode == DerivativeMode::Reverse ? b.graph : reverse;
+    std::vector<Tensor> values = ir::evaluate(oracle, b.inputs, b.params);
     for (size_t i = 0; i < values.size(); ++i)
       b.reference[b.graph.outputs()[i].name] = std::move(values[i]);
   }

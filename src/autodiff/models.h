@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "autodiff/taylor.h"
 #include "ir/bundle.h"
 
 namespace inrarch::autodiff {
@@ -30,11 +32,27 @@ ir::Tensor siren_input(const SirenSpec& spec);
 // Number of outputs of the INSP derivative set of order K: 3 * (2^(K+1) - 1).
 int64_t insp_output_count(int order);
 
+// How the derivatives are built: nested reverse mode (grad() per step, as INSP does with
+// autograd) or Taylor mode (taylor.h: one forward sweep of jets; far fewer MACs).
+enum class DerivativeMode { Reverse, Taylor };
+const char* mode_name(DerivativeMode m);
+DerivativeMode mode_from_name(const std::string& s);  // throws inrarch::Error
+
+// The SIREN alone, its output named "y".
+ir::Graph build_siren_graph(const SirenSpec& spec);
+
+// INSP's derivative set as Taylor requests on build_siren_graph's "y": output k is
+// scale · ∂^α y[..., c] with INSP's multi-index, component and 1/189 factors.
+std::vector<DerivativeRequest> insp_requests(int order);
+
 // The INSP derivative set of order K on a SIREN: outputs out0... in INSP's `li` order
 // (y[...,0..2], then for each of the 3*(2^K - 1) gradient steps d(li[i]/189)/dx[...,0..1]).
-ir::Graph build_insp_graph(const SirenSpec& spec, int order);
+ir::Graph build_insp_graph(const SirenSpec& spec, int order,
+                           DerivativeMode mode = DerivativeMode::Reverse);
 
-// Graph + params + input + reference outputs computed by the interpreter.
-ir::Bundle build_insp_bundle(const SirenSpec& spec, int order, bool with_reference = true);
+// Graph + params + input + reference outputs computed by the interpreter (on the graph of
+// nested reverse mode whatever the mode, so a Taylor bundle's reference is independent).
+ir::Bundle build_insp_bundle(const SirenSpec& spec, int order, bool with_reference = true,
+                             DerivativeMode mode = DerivativeMode::Reverse);
 
 }  // namespace inrarch::autodiff

@@ -35,6 +35,7 @@ int64_t insp_output_count(int order);
 // How the derivatives are built: nested reverse mode (grad() per step, as INSP does with
 // autograd) or Taylor mode (taylor.h: one forward sweep of jets; far fewer MACs).
 enum class DerivativeMode { Reverse, Taylor };
+inline constexpr DerivativeMode kDefaultMode = DerivativeMode::Reverse;
 const char* mode_name(DerivativeMode m);
 DerivativeMode mode_from_name(const std::string& s);  // throws inrarch::Error
 

@@ -39,9 +39,10 @@ NodeId wrt_input(const Graph& g, const TaylorSpec& spec) {
 void check_request(const Graph& g, const MultiIndexSet& mi, const DerivativeRequest& r) {
   const NodeId f = find_output(g, r.of);
   if (f == ir::kNoNode) throw Error(fmt::format("taylor: output \"{}\" of request \"{}\" does not exist", r.of, r.name));
-  if (mi.find(r.alpha) < 0)
-    throw Error(fmt::format("taylor: request \"{}\": multi-index {} needs {} entries >= 0 summing to at most the order {}",
-                            r.name, multi_index_str(r.alpha), mi.variables(), mi.order()));
+  for (const MultiIndex& alpha : r.terms())
+    if (mi.find(alpha) < 0)
+      throw Error(fmt::format("taylor: request \"{}\": multi-index {} needs {} entries >= 0 summing to at most the order {}",
+                              r.name, multi_index_str(alpha), mi.variables(), mi.order()));
   const ir::Shape& s = g.shape(f);
   if (r.index && (s.empty() || *r.index < 0 || *r.index >= s.back()))
     throw Error(fmt::format("taylor: request \"{}\": index {} out of range of {}'s last dimension ({})",
@@ -65,12 +66,27 @@ std::vector<DerivativeRequest> resolve_requests(const Graph& g, const TaylorSpec
 
 namespace {
 
-// scale · node[..., index], with the zero coefficient as a zero constant.
-NodeId finish(Graph& g, NodeId node, const ir::Shape& shape, const DerivativeRequest& r, double factor) {
-  if (node == ir::kNoNode) node = g.constant(0.0, shape);
-  if (r.index) node = g.select(node, static_cast<int64_t>(shape.size()) - 1, *r.index);
-  const double k = r.scale * factor;
+NodeId scaled(Graph& g, double k, NodeId node) {
   return k == 1.0 ? node : g.binary(Op::Mul, g.constant(k, g.shape(node)), node);
+}
+
+// scale · Σ_α α! f_α[..., index] (∂^α f = α! f_α: the jet holds normalized coefficients),
+// a zero coefficient adding nothing; all zero is a zero constant.
+NodeId finish(Graph& g, const JetTable& t, NodeId f, const DerivativeRequest& r) {
+  const ir::Shape shape = g.shape(f);  // a copy: g grows below
+  const MultiIndexSet& mi = t.mi;
+  NodeId sum = ir::kNoNode;
+  for (const MultiIndex& alpha : r.terms()) {
+    const size_t a = static_cast<size_t>(mi.find(alpha));
+    NodeId c = t.coef(f, a);
+    if (c == ir::kNoNode) continue;
+    if (r.index) c = g.select(c, static_cast<int64_t>(shape.size()) - 1, *r.index);
+    c = scaled(g, r.scale * mi.factorial(a), c);
+    sum = sum == ir::kNoNode ? c : g.binary(Op::Add, sum, c);
+  }
+  if (sum != ir::kNoNode) return sum;
+  const NodeId zero = g.constant(0.0, shape);
+  return r.index ? g.select(zero, static_cast<int64_t>(shape.size()) - 1, *r.index) : zero;
 }
 
 }  // namespace
@@ -98,13 +114,7 @@ Graph taylor(const Graph& primal, const TaylorSpec& spec) {
   for (NodeId i = x; i <= top; ++i)
     if (dep[i - x]) t.jets[i] = taylor_rule(t, i);
   std::vector<ir::Output> outs;
-  for (const DerivativeRequest& r : reqs) {
-    const NodeId f = find_output(g, r.of);
-    const size_t a = static_cast<size_t>(mi.find(r.alpha));
-    const ir::Shape shape = g.shape(f);  // a copy: g grows below
-    // ∂^α f = α! f_α: the jet holds normalized coefficients.
-    outs.push_back({r.name, finish(g, t.coef(f, a), shape, r, mi.factorial(a))});
-  }
+  for (const DerivativeRequest& r : reqs) outs.push_back({r.name, finish(g, t, find_output(g, r.of), r)});
   g.set_outputs(std::move(outs));
   return g;
 }

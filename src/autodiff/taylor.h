@@ -22,14 +22,22 @@
 
 namespace inrarch::autodiff {
 
-// One output of the derived graph: scale · ∂^α of primal output `of`, optionally only
-// element `index` of its last dimension (INSP's y[..., c]).
+// One output of the derived graph: scale · (∂^α + Σ ∂^plus) of primal output `of`,
+// optionally only element `index` of its last dimension (INSP's y[..., c]). `plus` makes
+// sums of partials one output (a Laplacian: α = [2,0], plus = {[0,2]}).
 struct DerivativeRequest {
   std::string name;
   std::string of;
   MultiIndex alpha;
   std::optional<int64_t> index;
   double scale = 1.0;
+  std::vector<MultiIndex> plus;
+
+  std::vector<MultiIndex> terms() const {
+    std::vector<MultiIndex> t{alpha};
+    t.insert(t.end(), plus.begin(), plus.end());
+    return t;
+  }
 };
 
 struct TaylorSpec {
@@ -61,8 +69,9 @@ ir::Graph nested_reverse(const ir::Graph& g, const TaylorSpec& spec);
 // reference outputs evaluated on nested_reverse() (not on the Taylor graph itself).
 ir::Bundle derive_bundle(const ir::Bundle& primal, const TaylorSpec& spec, bool with_reference);
 
-// Requests from JSON: {"outputs": [{"name", "of", "alpha": [..], "index"?, "scale"?}, ...]};
-// `source` names the file in errors.
+// Requests from JSON: {"outputs": [{"name", "of", "alpha", "index"?, "scale"?}, ...]}, where
+// "alpha" is one multi-index [1,0] or several to add [[2,0],[0,2]]; `source` names the file
+// in errors.
 std::vector<DerivativeRequest> requests_from_json(const nlohmann::json& j, const std::string& source);
 
 }  // namespace inrarch::autodiff

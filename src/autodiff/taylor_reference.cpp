@@ -39,8 +39,14 @@ NodeId reverse_request(Graph& g, NodeId x, const DerivativeRequest& r) {
   const int64_t rows = g.shape(x)[0], cols = ir::numel(shape) / rows;  // x's rows own f's
   const NodeId flat = g.reshape(f, {rows, cols});
   std::vector<NodeId> columns;
-  for (int64_t c = 0; c < cols; ++c)
-    columns.push_back(g.unsqueeze(nested_grads(g, g.select(flat, 1, c), x, r.alpha), 1));
+  for (int64_t c = 0; c < cols; ++c) {
+    NodeId sum = ir::kNoNode;
+    for (const MultiIndex& alpha : r.terms()) {
+      const NodeId d = nested_grads(g, g.select(flat, 1, c), x, alpha);
+      sum = sum == ir::kNoNode ? d : g.binary(Op::Add, sum, d);
+    }
+    columns.push_back(g.unsqueeze(sum, 1));
+  }
   const NodeId d = g.reshape(cols == 1 ? columns[0] : g.cat(columns, 1), shape);
   return r.scale == 1.0 ? d : g.binary(Op::Mul, g.constant(r.scale, shape), d);
 }
@@ -55,6 +61,17 @@ std::string text(const nlohmann::json& e, const char* key, const std::string& wh
   if (!e.contains(key) || !e[key].is_string())
     throw Error(fmt::format("{}: \"{}\" must be a string", where, key));
   return e[key].get<std::string>();
+}
+
+MultiIndex multi_index(const nlohmann::json& a, const std::string& where) {
+  MultiIndex alpha;
+  if (!a.is_array() || a.empty()) throw Error(fmt::format("{}: a multi-index must be a non-empty array of integers", where));
+  for (const nlohmann::json& v : a) {
+    if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > 64)
+      throw Error(fmt::format("{}: a multi-index holds integers in 0..64", where));
+    alpha.push_back(v.get<int>());
+  }
+  return alpha;
 }
 
 }  // namespace
@@ -87,12 +104,13 @@ std::vector<DerivativeRequest> requests_from_json(const nlohmann::json& j, const
     const std::string where = fmt::format("{}: outputs[{}]", source, i);
     if (!e.is_object()) throw Error(fmt::format("{}: expected an object", where));
     DerivativeRequest r{text(e, "name", where), text(e, "of", where), {}, std::nullopt, 1.0};
-    if (!e.contains("alpha") || !e["alpha"].is_array())
-      throw Error(fmt::format("{}: \"alpha\" must be an array of integers", where));
-    for (const nlohmann::json& a : e["alpha"]) {
-      if (!a.is_number_integer() || a.get<int64_t>() < 0 || a.get<int64_t>() > 64)
-        throw Error(fmt::format("{}: \"alpha\" must hold integers in 0..64", where));
-      r.alpha.push_back(a.get<int>());
+    if (!e.contains("alpha") || !e["alpha"].is_array() || e["alpha"].empty())
+      throw Error(fmt::format("{}: \"alpha\" must be a multi-index [1,0] or a list of them [[2,0],[0,2]]", where));
+    const bool several = e["alpha"][0].is_array();
+    for (const nlohmann::json& a : several ? e["alpha"] : nlohmann::json::array({e["alpha"]})) {
+      MultiIndex alpha = multi_index(a, where);
+      if (r.alpha.empty()) r.alpha = std::move(alpha);
+      else r.plus.push_back(std::move(alpha));
     }
     if (e.contains("index")) {
       if (!e["index"].is_number_integer()) throw Error(fmt::format("{}: \"index\" must be an integer", where));

@@ -116,18 +116,19 @@ Jet unreachable(JetTable&, const Node& n, NodeId) {
 }
 
 // ---- leaves: x itself is x + Σ_j t_j e_j, every other leaf is constant in x
+// The seed e_v is one row broadcast to all (expand of [1, d]): the same for every sample,
+// so what is computed from it alone stays one row (stacked_mm) and folds into a [1, n]
+// weight, not a batch-sized one.
 Jet taylor_Input(JetTable& t, const Node& n, NodeId self) {
   Jet j = constant_jet(t, self);
-  if (self != t.wrt) return j;
-  const int64_t rows = n.shape[0], d = n.shape[1];
+  if (self != t.wrt || t.mi.order() == 0) return j;
+  const int64_t d = n.shape[1];
   for (int64_t v = 0; v < d; ++v) {
-    std::vector<NodeId> parts;  // the one-hot column e_v on every row, from splats
-    if (v > 0) parts.push_back(t.g.constant(0.0, {rows, v}));
-    parts.push_back(t.g.constant(1.0, {rows, 1}));
-    if (v + 1 < d) parts.push_back(t.g.constant(0.0, {rows, d - v - 1}));
+    Tensor one_hot({1, d});
+    one_hot.data[v] = 1.0;
     MultiIndex e(d, 0);
     e[v] = 1;
-    if (t.mi.order() >= 1) j[t.mi.find(e)] = parts.size() == 1 ? parts[0] : t.g.cat(parts, 1);
+    j[t.mi.find(e)] = t.g.expand(t.g.constant(one_hot), n.shape);
   }
   return j;
 }
@@ -241,14 +242,29 @@ Jet taylor_Div(JetTable& t, const Node& n, NodeId self) {
 }
 
 // ---- compute
-// A [rows, in] whose non-zero coefficients go through one mm by w (constant in x): they are
-// stacked sample-major into [rows·k, in] (each sample's k coefficient rows together, so
-// rows stay independent) and split again after the mm. One weight ROM, one kernel.
+// A coefficient that is one row broadcast to all (a seed, or what only seeds reach) goes
+// through the mm as that one row: rows·in·out MACs become in·out, and the result folds.
+bool broadcast_row(const JetTable& t, NodeId c) {
+  return t.g.op(c) == Op::Expand && t.g.shape(t.g.node(c).operands[0])[0] == 1;
+}
+
+// A [rows, in] whose other non-zero coefficients go through one mm by w (constant in x):
+// they are stacked sample-major into [rows·k, in] (each sample's k coefficient rows
+// together, so rows stay independent) and split again after the mm. One weight ROM, one
+// kernel.
 Jet stacked_mm(JetTable& t, NodeId a, NodeId w, NodeId self) {
   Jet j = constant_jet(t, self);
   std::vector<size_t> live;
-  for (size_t c = 1; c < j.size(); ++c)
-    if (t.coef(a, c) != kNoNode) live.push_back(c);
+  for (size_t c = 1; c < j.size(); ++c) {
+    const NodeId ac = t.coef(a, c);
+    if (ac == kNoNode) continue;
+    if (!broadcast_row(t, ac)) {
+      live.push_back(c);
+      continue;
+    }
+    const ir::Shape out = t.g.shape(self);  // a copy: g grows below
+    j[c] = t.g.expand(t.g.mm(t.g.node(ac).operands[0], w), out);
+  }
   if (live.size() == 1) j[live[0]] = t.g.mm(t.coef(a, live[0]), w);
   if (live.size() <= 1) return j;
   const ir::Shape as = t.g.shape(a), ws = t.g.shape(w);

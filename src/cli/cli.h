@@ -17,11 +17,14 @@ namespace inrarch::cli {
 #include "cli/commands.def"
 #undef COMMAND
 
-// Runs a subcommand body, turning inrarch::Error into "inrarch <cmd>: error: ..." on stderr
-// and exit code 1. Subcommands call this from their CLI11 callback.
 // The INSP benchmark's SIREN (2 -> W x4 -> 3) with range-checked CLI values.
 autodiff::SirenSpec insp_spec(int order, int64_t batch, int64_t width, uint64_t seed);
 
+// `--mode taylor|reverse` of the commands that build INSP, bound to `mode`.
+void add_mode_option(CLI::App* cmd, std::string& mode);
+
+// Runs a subcommand body, turning inrarch::Error into "inrarch <cmd>: error: ..." on stderr
+// and exit code 1. Subcommands call this from their CLI11 callback.
 void run_guarded(const std::string& command, const std::function<int()>& body);
 
 // The one progress reporter of every subcommand: "inrarch <command>: <line>" on stderr;

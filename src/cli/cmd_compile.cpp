@@ -21,6 +21,7 @@ struct CompileArgs {
   int64_t batch = 64;
   int64_t width = 256;
   uint64_t seed = 0;
+  std::string mode = autodiff::mode_name(autodiff::kDefaultMode);
   bool no_opt = false;
   bool no_mlir = false;
   bool no_hls = false;
@@ -103,6 +104,7 @@ int run_compile(CompileArgs& a) {
     if (!a.bundle.empty()) throw Error("give either a bundle folder or --builtin, not both");
     o.builtin_insp = insp_spec(a.order, a.batch, a.width, a.seed);
     o.builtin_order = a.order;
+    o.builtin_mode = autodiff::mode_from_name(a.mode);
   } else if (a.bundle.empty()) {
     throw Error("give a bundle folder or --builtin insp");
   }
@@ -137,6 +139,7 @@ void register_compile(CLI::App& app) {
   cmd->add_option("--batch,-B", args->batch, "Built-in: batch size")->capture_default_str();
   cmd->add_option("--width", args->width, "Built-in: hidden width")->capture_default_str();
   cmd->add_option("--seed", args->seed, "Built-in: seed of weights and inputs")->capture_default_str();
+  add_mode_option(cmd, args->mode);
   cmd->add_option("-o,--out", f.out_dir, "Output folder (replaced atomically)")->required();
   cmd->add_flag("--no-opt", args->no_opt, "Skip the optimizer pipeline");
   cmd->add_option("--block", f.block, "Elements per stream beat")->capture_default_str();

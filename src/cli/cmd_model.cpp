@@ -6,6 +6,7 @@
 
 #include "autodiff/models.h"
 #include "cli/cli.h"
+#include "ir/interpreter.h"
 #include "support/error.h"
 
 namespace inrarch::cli {
@@ -18,18 +19,31 @@ struct ModelArgs {
   int64_t batch = 64;
   int64_t width = 256;
   uint64_t seed = 0;
+  std::string mode = autodiff::mode_name(autodiff::kDefaultMode);
   std::string out;
 };
 
+// The primal network alone (output "y"), for `derive`.
+int write_siren(const autodiff::SirenSpec& spec, const std::string& out) {
+  ir::Bundle b{autodiff::build_siren_graph(spec), {{"x", autodiff::siren_input(spec)}},
+               autodiff::siren_params(spec), {}};
+  b.reference["y"] = ir::evaluate(b.graph, b.inputs, b.params)[0];
+  ir::save_bundle(b, out);
+  fmt::print("wrote {}: SIREN, batch {}, width {}: output y, {} nodes\n", out, spec.batch, spec.dims.at(1),
+             b.graph.size());
+  return 0;
+}
+
 int run_model(const ModelArgs& a) {
-  if (a.model != "insp") throw Error(fmt::format("unknown model \"{}\" (known: insp)", a.model));
   auto t0 = std::chrono::steady_clock::now();
   autodiff::SirenSpec spec = insp_spec(a.order, a.batch, a.width, a.seed);
-  ir::Bundle b = autodiff::build_insp_bundle(spec, a.order);
+  if (a.model == "siren") return write_siren(spec, a.out);
+  const autodiff::DerivativeMode mode = autodiff::mode_from_name(a.mode);
+  ir::Bundle b = autodiff::build_insp_bundle(spec, a.order, true, mode);
   ir::save_bundle(b, a.out);
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  fmt::print("wrote {}: INSP order {}, batch {}, width {}: {} outputs, {} nodes ({:.2f} s)\n",
-             a.out, a.order, a.batch, a.width, b.graph.outputs().size(), b.graph.size(), s);
+  fmt::print("wrote {}: INSP order {} ({} mode), batch {}, width {}: {} outputs, {} nodes ({:.2f} s)\n",
+             a.out, a.order, a.mode, a.batch, a.width, b.graph.outputs().size(), b.graph.size(), s);
   return 0;
 }
 
@@ -46,11 +60,21 @@ autodiff::SirenSpec insp_spec(int order, int64_t batch, int64_t width, uint64_t 
   return spec;
 }
 
+void add_mode_option(CLI::App* cmd, std::string& mode) {
+  cmd->add_option("--mode", mode,
+                  "Built-in INSP: derivatives by nested reverse mode (as INSP's autograd) or by "
+                  "Taylor mode (one forward sweep of jets, fewer MACs; docs/taylor.md)")
+      ->check(CLI::IsMember({"taylor", "reverse"}))
+      ->capture_default_str();
+}
+
 void register_model(CLI::App& app) {
   auto args = std::make_shared<ModelArgs>();
   auto* cmd = app.add_subcommand("model", "Write a built-in model as a bundle folder");
-  cmd->add_option("model", args->model, "Model name (insp: the INSP derivative set of a SIREN)")
-      ->check(CLI::IsMember({"insp"}))
+  cmd->add_option("model", args->model,
+                  "Model name (insp: the INSP derivative set of a SIREN; siren: the SIREN alone, "
+                  "a primal bundle for `derive`)")
+      ->check(CLI::IsMember({"insp", "siren"}))
       ->required();
   cmd->add_option("--order,-K", args->order, "Gradient order K (outputs: 3*(2^(K+1)-1))")
       ->capture_default_str();
@@ -58,6 +82,7 @@ void register_model(CLI::App& app) {
   cmd->add_option("--width", args->width, "Hidden width of the SIREN (2->W->W->W->W->3)")
       ->capture_default_str();
   cmd->add_option("--seed", args->seed, "Seed of the weight and input draws")->capture_default_str();
+  add_mode_option(cmd, args->mode);
   cmd->add_option("-o,--out", args->out, "Output bundle folder")->required();
   cmd->callback([args] { run_guarded("model", [args] { return run_model(*args); }); });
 }

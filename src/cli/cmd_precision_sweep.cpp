@@ -23,6 +23,7 @@ namespace {
 struct SweepArgs {
   std::string bundle, builtin, csv, work = "precision-sweep";
   int order = 1;
+  std::string mode = autodiff::mode_name(autodiff::kDefaultMode);
   int64_t batch = 8, width = 16;
   uint64_t seed = 0;
   std::vector<int> widths{16, 20, 24, 32};
@@ -36,7 +37,8 @@ int run_sweep(const SweepArgs& a) {
   if (a.builtin.empty() == a.bundle.empty()) throw Error("give a bundle folder or --builtin insp");
   ir::Bundle b = a.builtin.empty() ? frontend::load_bundle(a.bundle)
                                    : autodiff::build_insp_bundle(
-                                         insp_spec(a.order, a.batch, a.width, a.seed), a.order, false);
+                                         insp_spec(a.order, a.batch, a.width, a.seed), a.order, false,
+                                         autodiff::mode_from_name(a.mode));
   passes::optimize_bundle(b);
   dataflow::Design d = dataflow::lower(b.graph);  // csim is sequential: depths do not matter
   std::vector<hls::NumberType> types;
@@ -65,6 +67,7 @@ void register_precision_sweep(CLI::App& app) {
   cmd->add_option("bundle", a->bundle, "Bundle folder");
   cmd->add_option("--builtin", a->builtin, "Built-in model instead (insp)")->check(CLI::IsMember({"insp"}));
   cmd->add_option("--order,-K", a->order, "Built-in: gradient order")->capture_default_str();
+  add_mode_option(cmd, a->mode);
   cmd->add_option("--batch,-B", a->batch, "Built-in: batch size")->capture_default_str();
   cmd->add_option("--width", a->width, "Built-in: hidden width")->capture_default_str();
   cmd->add_option("--seed", a->seed, "Built-in: seed")->capture_default_str();

@@ -67,8 +67,9 @@ void frontend(FlowState& s) {
   if (o.builtin_insp) {
     const auto& spec = *o.builtin_insp;
     s.report["source"] = {{"builtin", "insp"}, {"order", o.builtin_order}, {"batch", spec.batch},
-                          {"width", spec.dims.at(1)}, {"seed", spec.seed}};
-    s.bundle = autodiff::build_insp_bundle(spec, o.builtin_order, false);
+                          {"width", spec.dims.at(1)}, {"seed", spec.seed},
+                          {"mode", autodiff::mode_name(o.builtin_mode)}};
+    s.bundle = autodiff::build_insp_bundle(spec, o.builtin_order, false, o.builtin_mode);
     s.reference = std::async(std::launch::async, [b = s.bundle] {
       return passes::evaluate_in_rows(b.graph, b.inputs, b.params);
     });

@@ -20,6 +20,7 @@ struct CompileOptions {
   std::filesystem::path bundle_dir;
   std::optional<autodiff::SirenSpec> builtin_insp;
   int builtin_order = 1;
+  autodiff::DerivativeMode builtin_mode = autodiff::kDefaultMode;
 
   std::filesystem::path out_dir;
   bool optimize = true;            // run the default pass pipeline

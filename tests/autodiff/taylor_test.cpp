@@ -204,9 +204,26 @@ TEST(Taylor, IdenticallyZeroCoefficientsAreNoNodes) {
   EXPECT_EQ(count_op(t, Op::Mm) + count_op(t, Op::Mul), 0);
   const ir::Node& out = t.node(t.outputs()[0].node);
   EXPECT_TRUE(out.is_splat() && out.attrs.value == 0.0);
-  // One first layer stacks x and its two seeds into one mm, not three.
+  // The seeds are the same for every row: their mm is one row each, not the batch.
   const Graph t1 = taylor(g, {"x", 1, {}});
-  EXPECT_EQ(count_op(t1, Op::Mm), 2);  // x·w and the stacked seeds [8, 2]·w
+  int one_row = 0;
+  for (NodeId id : ir::live_nodes(t1))
+    if (t1.op(id) == Op::Mm) one_row += t1.shape(id) == Shape{1, 3};
+  EXPECT_EQ(count_op(t1, Op::Mm), 3);  // x·w, e0·w, e1·w
+  EXPECT_EQ(one_row, 2);
+}
+
+// Past the first layer, a linear layer takes every non-zero coefficient in one mm.
+TEST(Taylor, ALinearLayerIsOneMmOverTheStackedCoefficients) {
+  Graph g("two");
+  NodeId x = g.input("x", {4, 2});
+  NodeId h = g.unary(Op::Sin, g.mm(x, g.param("w1", {2, 5})));
+  g.add_output("y", g.mm(h, g.param("w2", {5, 3})));
+  const Graph t = taylor(g, {"x", 2, {}});  // 5 non-zero coefficients of h past the value
+  int stacked = 0;
+  for (NodeId id : ir::live_nodes(t))
+    if (t.op(id) == Op::Mm && t.shape(id) == Shape{4 * 5, 3}) ++stacked;
+  EXPECT_EQ(stacked, 1);
 }
 
 TEST(Taylor, TheDerivedInspKeepsItsRowsIndependent) {

@@ -2,8 +2,9 @@
 the C++ compiler imports. See docs/pytorch.md."""
 from .bundle import ExportError
 from .export import ExportResult, export
+from .derivatives import export_derivatives
 from .autograd_walk import export_autograd, count_grad_fn_nodes
 from .tracing import SpecializationWarning
 
-__all__ = ["export", "export_autograd", "count_grad_fn_nodes", "ExportError", "ExportResult",
+__all__ = ["export", "export_derivatives", "export_autograd", "count_grad_fn_nodes", "ExportError", "ExportResult",
            "SpecializationWarning"]

@@ -1,0 +1,66 @@
+"""export_derivatives: PyTorch traces only the primal network, `inrarch derive` builds the
+derivatives in Taylor mode, and the bundle's reference comes from PyTorch autograd, so
+`eval --check` compares two independent implementations. Held-out models: a tanh PINN's
+Laplacian and a 3-input network's partials up to order 3."""
+import json
+import os
+
+import torch
+
+from tests.util import TmpDirTest, eval_check, inrarch_bin, need_bin
+from inrarch_torch import export_derivatives, models
+from inrarch_torch.bundle import ExportError
+
+
+def tanh_pinn(inputs, params):
+    """3 -> 32 -> 32 -> 1 tanh PINN: u alone; its derivatives come from the C++ side."""
+    return {"u": models.mlp_forward(inputs["x"], params, [torch.tanh, torch.tanh, None])[:, 0]}
+
+
+def three_input_net(inputs, params):
+    """3 -> 16 -> 12 -> 2 with sin, exp of a square, a product and a quotient."""
+    h = torch.sin(models.linear(inputs["x"], params["l0.weight"], params["l0.bias"], "nn"))
+    h = torch.exp(-h * h) * torch.cos(h)
+    y = models.linear(h, params["l1.weight"], params["l1.bias"], "nn")
+    y = models.linear(torch.tanh(y), params["l2.weight"], params["l2.bias"], "nn")
+    return {"y": y, "q": y[:, 0] / (1.5 + y[:, 1] ** 2)}
+
+
+def setup(sizes, batch, seed):
+    return {"x": models.uniform_input(batch, sizes[0], seed)}, models.mlp_params(sizes, seed)
+
+
+class TaylorExportTest(TmpDirTest):
+    def setUp(self):
+        super().setUp()
+        need_bin(self)
+        os.environ.setdefault("INRARCH_BIN", inrarch_bin())
+
+    def test_tanh_pinn_laplacian_and_gradient(self):
+        inputs, params = setup([3, 32, 32, 1], 16, seed=1)
+        request = [{"name": "lap_u", "of": "u", "alpha": [[2, 0, 0], [0, 2, 0], [0, 0, 2]]}]
+        request += [{"name": f"du_dx{j}", "of": "u", "alpha": [int(i == j) for i in range(3)]}
+                    for j in range(3)]
+        out = self.path("pinn")
+        export_derivatives(tanh_pinn, inputs, params, out, order=2, request=request)
+        eval_check(self, out)
+        with open(os.path.join(out, "graph.json")) as f:
+            self.assertEqual([o["name"] for o in json.load(f)["outputs"]],
+                             ["lap_u", "du_dx0", "du_dx1", "du_dx2"])
+
+    def test_three_input_network_every_partial_to_order_three(self):
+        inputs, params = setup([3, 16, 12, 2], 8, seed=2)
+        out = self.path("three")
+        request = export_derivatives(three_input_net, inputs, params, out, order=3)
+        self.assertEqual(len(request), 2 * 20)  # C(3+3, 3) partials of each output
+        self.assertIn({"name": "q_d1_1_1", "of": "q", "alpha": [1, 1, 1]}, request)
+        eval_check(self, out)
+
+    def test_a_wrong_request_is_the_derive_error(self):
+        inputs, params = setup([3, 8, 8, 1], 4, seed=3)
+        with self.assertRaisesRegex(ExportError, "summing to at most the order 1"):
+            export_derivatives(tanh_pinn, inputs, params, self.path("bad"), order=1,
+                               request=[{"name": "h", "of": "u", "alpha": [2, 0, 0]}])
+        self.assertFalse(os.path.exists(self.path("bad")))
+        with self.assertRaisesRegex(ExportError, "'t' must be an input"):
+            export_derivatives(tanh_pinn, inputs, params, self.path("bad"), wrt="t")

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <span>
 
 #include <fmt/format.h>
@@ -46,10 +47,39 @@ struct Ctx {
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
   int64_t work = 0;  // FIFO ops of every resolve so far: the deterministic budget's clock
+  // The last depths a resolve finished (no deadlock, no abort), and its latency: a history step at
+  // exactly these depths knows its latency without another resolve.
+  std::vector<int64_t> resolved{};
+  int64_t resolved_latency = 0;
   Resolution resolve(const std::vector<int64_t>& d, int64_t abort_above = INT64_MAX) {
     ++res.resolves;
     work += eg.fifo_ops();
-    return eg.resolve(d, ResolveOptions{abort_above});
+    Resolution r = eg.resolve(d, ResolveOptions{abort_above});
+    if (!r.deadlock && !r.aborted) resolved = d, resolved_latency = r.latency;
+    return r;
+  }
+  // The history's trail on the current branch (min tries two starts and keeps one): the
+  // depths of its last step and which step set each stream.
+  struct Trail {
+    std::vector<int64_t> depths;
+    std::vector<int16_t> set_by;
+  } trail{};
+  void restore(Trail t) { trail = std::move(t); }
+  // Appends a history step for the finite depths d; the streams whose depth differs from the
+  // trail's were set by it.
+  void step(std::string phase, std::string why, const std::vector<int64_t>& d,
+            std::optional<int64_t> latency = std::nullopt) {
+    const MemoryReport m = memory(eg.design(), d);
+    SizingStep st{std::move(phase), std::move(why), m.fifo_bits, m.bram18k, 0, latency,
+                  eg.design().options.rows, res.resolves, elapsed()};
+    st.deep_fifos = std::count_if(d.begin(), d.end(), [](int64_t x) { return x > kShiftRegisterDepth; });
+    if (!st.latency && d == resolved) st.latency = resolved_latency;
+    const auto at = static_cast<int16_t>(res.history.size());
+    trail.set_by.resize(d.size(), at);
+    for (size_t s = 0; s < d.size(); ++s)
+      if (trail.depths.empty() || d[s] != trail.depths[s]) trail.set_by[s] = at;
+    trail.depths = d;
+    res.history.push_back(std::move(st));
   }
   bool ok(const Resolution& r) const { return !r.deadlock && !r.aborted && r.latency <= res.bound; }
   void say(const std::string& line) const {
@@ -132,10 +162,12 @@ std::vector<int64_t> grouped_greedy(Ctx& c, TimeSnapshot x, const std::vector<si
   size_t S = c.eg.design().streams.size(), size = 1;
   std::vector<int64_t> d(S, kUnbounded);
   const int64_t w0 = c.work;
+  std::string spent;
   for (size_t i = 0; i < S;) {
     c.note("stream", i, S);
     if (c.work - w0 > c.opt.greedy_fifo_ops) {
-      c.say(fmt::format("greedy budget spent at stream {}/{}", i, S));
+      spent = fmt::format("greedy budget spent at stream {}/{}", i, S);
+      c.say(spent);
       break;
     }
     size_t n = std::min(size, S - i);
@@ -143,7 +175,11 @@ std::vector<int64_t> grouped_greedy(Ctx& c, TimeSnapshot x, const std::vector<si
     i += n;
     size = all ? std::min(2 * size, kMaxGreedyGroup) : std::max<size_t>(1, size / 2);
   }
-  return resolve_to_observed(c, std::move(d));
+  d = resolve_to_observed(c, std::move(d));
+  c.step("greedy", "greedy from the unbounded schedule, the copies' consumer-side outputs first, in growing "
+                   "groups: a stream stays at 2 when the latency keeps within the bound, the rest as observed" +
+                       (spent.empty() ? "" : " (" + spent + ")"), d);
+  return d;
 }
 
 // Shrinks d to what schedule x (null: the last resolve) observes (never below 2 or above d).
@@ -164,8 +200,9 @@ int64_t total_bits(const Ctx& c, const std::vector<int64_t>& d) {
 }
 
 // ALAP/ASAP certificate iteration from a feasible depth vector d (<= bound): each round
-// shrinks d to what the latest-start and then the earliest schedule observe.
-void certify(Ctx& c, EventGraph& mirror, std::vector<int64_t>& d) {
+// shrinks d to what the latest-start and then the earliest schedule observe. `start` names
+// the depths it began from in the history.
+void certify(Ctx& c, EventGraph& mirror, std::vector<int64_t>& d, const char* start) {
   for (int round = 0; round < 8; ++round) {
     c.note("certificate round", round, 8);
     ++c.res.resolves;
@@ -175,8 +212,16 @@ void certify(Ctx& c, EventGraph& mirror, std::vector<int64_t>& d) {
     bool changed = shrink_to(c, &alap, d);
     Resolution r = c.resolve(d);
     INRARCH_ASSERT(c.ok(r), "min sizing: ALAP certificate violated");
-    changed = shrink_to(c, nullptr, d) || changed;
-    if (!changed) break;
+    if (changed)
+      c.step(fmt::format("{} alap {}", start, round + 1),
+             "ALAP certificate: the latest-start schedule within the bound is feasible, so the depths it "
+             "observes are safe for all streams at once", d);
+    const bool asap = shrink_to(c, nullptr, d);
+    if (asap)
+      c.step(fmt::format("{} asap {}", start, round + 1),
+             "ASAP certificate: the earliest schedule of the depths so far is feasible, so the depths it "
+             "observes are safe for all streams at once", d);
+    if (!changed && !asap) break;
   }
 }
 
@@ -290,22 +335,36 @@ std::vector<int64_t> min_depths(Ctx& c, TimeSnapshot peak_times) {
   size_t S = c.eg.design().streams.size();
   EventGraph mirror = c.eg.mirrored();
   std::vector<int64_t> a(S, kUnbounded);
-  certify(c, mirror, a);
+  const Ctx::Trail from_peak = c.trail;
+  certify(c, mirror, a, "unbounded");
+  const Ctx::Trail from_a = c.trail;
   std::vector<int64_t> b = a;
   if (c.opt.min_greedy_start) {
+    c.restore(from_peak);
     b = grouped_greedy(c, std::move(peak_times), min_order(c.eg.design()));
-    certify(c, mirror, b);
+    certify(c, mirror, b, "greedy");
   }
   // Shrinking below never raises BRAM18K (monotone in depth), so the choice here bounds it.
-  std::vector<int64_t> d = cheaper(c, a, b) ? a : b;
+  const bool take_a = cheaper(c, a, b);
+  std::vector<int64_t> d = take_a ? a : b;
+  if (c.opt.min_greedy_start) {
+    if (take_a) c.restore(from_a);
+    c.step("start", fmt::format("of the two starts, the one with fewer BRAM18K (then bits): {}",
+                                take_a ? "from unbounded" : "the greedy"), d);
+  }
   int64_t w0 = c.work;
   std::vector<size_t> small;
   for (size_t s = 0; s < S; ++s)
     if (d[s] > kShiftRegisterDepth && d[s] <= kSmallFifoDepth) small.push_back(s);
   try_twos(c, d, small, w0);
+  c.step("small to 2", fmt::format("{} FIFOs of depth 3 to {} tried at 2 in groups (a failing group halved), "
+                                   "each try a resolve within the bound", small.size(), kSmallFifoDepth), d);
   shrink_bram(c, d, w0);
+  c.step("bram steps", "FIFOs up to 25% above a BRAM18K step tried just below it", d);
   int64_t grouped = total_bits(c, d);
   shrink_largest(c, d, w0);
+  c.step("largest", std::string("the largest FIFOs first: depth 2, else a binary search, each try a resolve within "
+                                "the bound") + (out_of_time(c, w0) ? " (its budget of FIFO ops spent)" : ""), d);
   c.say(fmt::format("bits (BRAM18K) from unbounded {} ({}), greedy {} ({}), small to 2 + BRAM "
                     "steps {}, shrunk {} ({})", total_bits(c, a), memory(c.eg.design(), a).bram18k,
                     total_bits(c, b), memory(c.eg.design(), b).bram18k, grouped, total_bits(c, d),
@@ -327,18 +386,33 @@ SizingResult size_fifos(EventGraph& eg, const SizingOptions& opt) {
     c.res.final = peak;
     c.res.depths.assign(S, kShiftRegisterDepth);
     c.res.memory = memory(eg.design(), c.res.depths);
+    c.step("peak", "every FIFO unbounded deadlocks (a cycle without WAR edges): no depth helps; all left at 2",
+           c.res.depths);
+    c.res.set_by = c.trail.set_by;
     return c.res;
   }
   c.res.peak_latency = peak.latency;
   c.res.bound = static_cast<int64_t>(std::floor((1.0 + opt.alpha) * double(peak.latency) + 1e-9));
   c.res.unbounded_observed = eg.observed_depths();
+  std::vector<int64_t> observed = c.res.unbounded_observed;
+  for (int64_t& o : observed) o = std::max(o, kShiftRegisterDepth);
+  c.step("peak", fmt::format("every FIFO unbounded: the peak latency ({} cycles, bound {}), and the depths "
+                             "it observes", peak.latency, c.res.bound), observed, peak.latency);
   if (opt.reuse.size() == S && c.ok(c.resolve(opt.reuse, c.res.bound))) {
     c.res.depths = opt.reuse;  // still deadlock-free within the bound: one resolve, no search
     c.res.reused = true;
+    c.step("reused", "depths sized earlier for a design with the same streams still hold: one resolve", c.res.depths);
   } else {
     switch (opt.method) {
-      case FifoMethod::None: c.res.depths.assign(S, kShiftRegisterDepth); break;
-      case FifoMethod::Paper: c.res.depths = greedy(c, std::move(x), design_order(S)); break;
+      case FifoMethod::None:
+        c.res.depths.assign(S, kShiftRegisterDepth);
+        c.step("none", "every FIFO at the register depth 2, not sized", c.res.depths);
+        break;
+      case FifoMethod::Paper:
+        c.res.depths = greedy(c, std::move(x), design_order(S));
+        c.step("paper greedy", "the paper's greedy in design order: a stream stays at 2 when the latency keeps "
+                               "within the bound; then every depth as observed", c.res.depths);
+        break;
       case FifoMethod::Min: c.res.depths = min_depths(c, std::move(x)); break;
     }
   }
@@ -349,6 +423,11 @@ SizingResult size_fifos(EventGraph& eg, const SizingOptions& opt) {
     INRARCH_ASSERT(c.ok(c.res.final), "FIFO sizing result violates the latency bound");
   c.res.memory = memory(eg.design(), c.res.depths);
   c.res.seconds = c.elapsed();
+  c.step("final", c.res.deadlock ? "the result resolved: it deadlocks"
+                                 : fmt::format("the result resolved: deadlock-free, latency within the bound {}",
+                                               c.res.bound),
+         c.res.depths);
+  c.res.set_by = c.trail.set_by;
   c.say(fmt::format("done, {} resolves ({} certified), {:.2f} s", c.res.resolves, c.res.certified,
                     c.res.seconds));
   return c.res;

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,21 @@ struct SizingOptions {
                                  // >= 2 BRAM18K, and chain links that buffer like a star)
 };
 
+// One phase of a sizing (SizingResult::history): the depths after it, and why they are
+// safe. The report draws these so a reader can see which phase made a FIFO deep.
+struct SizingStep {
+  std::string phase;  // short name: "peak", "alap 1", "greedy", "largest", "final", ...
+  std::string why;    // one sentence for a person
+  int64_t bits = 0, bram18k = 0;  // memory() of the depths after the phase
+  int64_t deep_fifos = 0;         // FIFOs deeper than the register depth (RAMs)
+  // Of the graph sized (its `rows`), when a resolve of exactly these depths gave it;
+  // certificates and shrinks leave depths no resolve has seen, whose latency is only bounded.
+  std::optional<int64_t> latency;
+  int64_t rows = 0;      // rows of the graph the latency is for (0: rows not independent)
+  int64_t resolves = 0;  // event-graph resolves spent so far
+  double seconds = 0;    // since the sizing began
+};
+
 struct SizingResult {
   FifoMethod method = FifoMethod::Min;
   double alpha = 0.01;
@@ -76,6 +92,8 @@ struct SizingResult {
   int64_t certified = 0;           // decisions taken from a certificate, no resolve
   double seconds = 0;
   MemoryReport memory;             // of the final depths
+  std::vector<SizingStep> history;  // one step per phase; the last one is the result
+  std::vector<int16_t> set_by;      // per stream: the history step that last changed its depth
 };
 
 // Sizes the FIFOs of eg's design. For Min, builds the mirrored graph too.

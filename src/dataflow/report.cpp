@@ -61,10 +61,27 @@ json deadlock_json(const Design& d, const Resolution& r) {
           {"deepen", deepen}};
 }
 
+json sizing_history_json(const SizingResult& s) {
+  json out = json::array();
+  for (const SizingStep& st : s.history)
+    out.push_back({{"phase", st.phase},
+                   {"why", st.why},
+                   {"bits", st.bits},
+                   {"bram18k", st.bram18k},
+                   {"deep_fifos", st.deep_fifos},
+                   {"latency_cycles", st.latency ? json(*st.latency) : json(nullptr)},
+                   {"rows", st.rows > 0 ? json(st.rows) : json(nullptr)},
+                   {"resolves", st.resolves},
+                   {"seconds", st.seconds}});
+  return out;
+}
+
 json fifo_json(const Design& d, const SizingResult& s) {
-  json depths = json::object();
+  json depths = json::object(), set_by = json::object();
   for (size_t i = 0; i < d.streams.size() && i < s.depths.size(); ++i)
     depths[d.streams[i].name] = s.depths[i];
+  for (size_t i = 0; i < d.streams.size() && i < s.set_by.size(); ++i)
+    if (size_t(s.set_by[i]) < s.history.size()) set_by[d.streams[i].name] = s.history[s.set_by[i]].phase;
   return {{"method", method_name(s.method)},
           {"alpha", s.alpha},
           {"total_depth", s.memory.total_depth},
@@ -78,7 +95,9 @@ json fifo_json(const Design& d, const SizingResult& s) {
           {"resolves", s.resolves},
           {"reused", s.reused},
           {"seconds", s.seconds},
-          {"depths", depths}};
+          {"depths", depths},
+          {"history", sizing_history_json(s)},
+          {"set_by", set_by}};
 }
 
 json usage_json(const Usage& u) {

@@ -31,7 +31,9 @@ nlohmann::json deadlock_json(const Design& d, const Resolution& r);
 
 // {"method", "alpha", "total_depth", "total_bits", "bram18k", "kernel_buffer_bits",
 //  "rom_bits", "peak_latency_cycles", "latency_cycles", "deadlock", "resolves", "seconds",
-//  "depths": {stream: depth}}
+//  "depths": {stream: depth}, "history": [{"phase", "why", "bits", "bram18k", "deep_fifos",
+//  "latency_cycles" (null: not resolved), "rows", "resolves", "seconds"}], "set_by":
+//  {stream: phase}}
 nlohmann::json fifo_json(const Design& d, const SizingResult& s);
 
 // {"part": {name, device, dsp, bram18k, uram, lut, ff, clock_mhz}, "budget": {dsp, bram,

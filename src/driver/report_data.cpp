@@ -57,14 +57,16 @@ json processes_json(const ir::Graph& g, const Design& d) {
   return out;
 }
 
+// `set_by`: report.json's fifo.set_by ({stream: phase}; null when the depths were given).
 json streams_json(const Design& d, const std::vector<int64_t>& unbounded,
-                  const std::optional<std::vector<int64_t>>& paper) {
+                  const std::optional<std::vector<int64_t>>& paper, const json& set_by) {
   json out = json::array();
   for (size_t s = 0; s < d.streams.size(); ++s) {
     const Stream& st = d.streams[s];
     json j = {{"name", st.name},         {"from", st.producer},       {"to", st.consumer},
               {"depth", depth_or_null(st.depth)}, {"unbounded", unbounded[s]}, {"bits", st.width_bits()}};
     if (paper) j["paper"] = (*paper)[s];
+    if (set_by.is_object() && set_by.contains(st.name)) j["set_by"] = set_by[st.name];
     out.push_back(std::move(j));
   }
   return out;
@@ -135,13 +137,14 @@ json report_data(const ir::Graph& g, const Design& d, const json& sections, cons
   const Resolution r = eg->resolve(depths);
   const Activity a = process_activity(*eg, depths, opt.bins);
   const bool prefix = !analysis.value("exact", true);
+  const json set_by = sections.contains("fifo") ? sections["fifo"].value("set_by", json()) : json();
   json out = {{"rows", analysis.value("rows", json(nullptr))},
               {"rows_shown", prefix ? analysis.at("rows_analysed") : analysis.value("rows", json(nullptr))},
               {"prefix", prefix},
               {"latency_cycles", r.deadlock ? json(nullptr) : json(r.latency)},
               {"deadlock", deadlock_json(d, r)},
               {"processes", processes_json(g, d)},
-              {"streams", streams_json(d, unbounded, paper)},
+              {"streams", streams_json(d, unbounded, paper, set_by)},
               {"activity", activity_json(a)},
               {"occupancy", occupancy_json(*eg, a, occupancy_choice(d, r, unbounded, opt.occupancy_streams))}};
   return out;

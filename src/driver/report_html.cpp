@@ -76,7 +76,7 @@ body{font:14px/1.4 system-ui,Helvetica,Arial,sans-serif;margin:0 auto;max-width:
 h1{font-size:22px;margin:18px 0 4px}h2{font-size:18px;border-bottom:1px solid #ddd;margin-top:28px}
 nav a{margin-right:12px}code{font-size:12px}table{border-collapse:collapse;margin:6px 0}
 td,th{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
-table.kv th{width:150px;color:#555;font-weight:600}table.depths td:nth-child(n+3){text-align:right}
+table.kv th{width:150px;color:#555;font-weight:600}table.depths td:nth-child(n+3){text-align:right}table.depths td.by{text-align:left}
 tr.deep{background:#fff1e6}tr.chosen{background:#e8f4e8}.good{color:#2a7d2a;font-weight:600}
 .bad{color:#c0392b;font-weight:600}.err{color:#c0392b;white-space:pre-wrap}.note,.missing{color:#666;font-style:italic}
 .bar{display:inline-block;position:relative;width:160px;height:10px;background:#eee}
@@ -94,13 +94,16 @@ svg.chart text{font:10px system-ui,Helvetica,Arial,sans-serif}svg.chart .title{f
 .key{display:inline-block;width:12px;height:10px;margin:0 3px -1px 6px}
 .b1,.b2,.b3,.b4{fill:#2ca02c;background:#2ca02c}.r1,.r2,.r3,.r4{fill:#ff7f0e;background:#ff7f0e}
 .w1,.w2,.w3,.w4{fill:#d62728;background:#d62728}.b1,.r1,.w1{opacity:.3}.b2,.r2,.w2{opacity:.55}.b3,.r3,.w3{opacity:.8}
+.hbits{fill:none;stroke:#3182bd;stroke-width:2}.hbram{fill:none;stroke:#d95f02;stroke-width:2;stroke-dasharray:6 3}
+.hkb{background:#3182bd}.hkr{background:#d95f02}table.history td:nth-child(n+3):nth-child(-n+10){text-align:right}
 )";
 
 std::string nav(const std::string& sections) {
   std::string out = "<nav>";
   const std::pair<const char*, const char*> all[] = {
       {"summary", "Summary"}, {"graph", "Graph"}, {"deadlock", "Deadlock"}, {"occupancy", "FIFO occupancy"},
-      {"activity", "Activity"}, {"depths", "FIFO depths"}, {"dse", "Design space"}, {"precision", "Precision"}};
+      {"activity", "Activity"}, {"depths", "FIFO depths"}, {"history", "Sizing history"},
+      {"dse", "Design space"}, {"precision", "Precision"}};
   for (const auto& [id, name] : all)
     if (sections.find(fmt::format("<section id=\"{}\"", id)) != std::string::npos)
       out += fmt::format("<a href=\"#{}\">{}</a>", id, name);
@@ -128,8 +131,8 @@ json read_json(const fs::path& file) {
 std::string render_report_html(const json& report, const json& data, const std::string& title) {
   std::string body;
   try {
-    body = html::summary_section(report) + data_sections(report, data) + html::dse_section(report) +
-           html::precision_section(report);
+    body = html::summary_section(report) + data_sections(report, data) + html::history_section(report) +
+           html::dse_section(report) + html::precision_section(report);
   } catch (const json::exception& e) {  // a key of the wrong type: the files do not match this tool
     throw Error(fmt::format("report: unexpected report.json or activity.json content: {}", e.what()));
   }

@@ -16,8 +16,9 @@ namespace {
 
 constexpr double kPlotWidth = 900, kLabelWidth = 170;
 
-// "Nice" tick values (1, 2, 5 × 10^k) covering [0, top].
-std::vector<double> ticks(double top, int want = 5) {
+}  // namespace
+
+std::vector<double> ticks(double top, int want) {
   if (top <= 0) return {0};
   const double raw = top / want, mag = std::pow(10, std::floor(std::log10(raw)));
   const double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
@@ -31,6 +32,8 @@ std::string tick_text(double v) {
   if (v >= 1e4 && std::fmod(v, 1e3) == 0) return fmt::format("{:g}k", v / 1e3);
   return fmt::format("{:g}", v);
 }
+
+namespace {
 
 // The x axis in cycles under a plot of `width` px at (x0, y).
 std::string cycle_axis(double x0, double y, double width, int64_t cycles) {

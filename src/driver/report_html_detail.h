@@ -23,6 +23,9 @@ std::string percent(double fraction);
 // j[key] when j is an object holding it, else a static null: lets sections read optional
 // keys without checks at every level.
 const json& get(const json& j, const char* key);
+// "Nice" tick values (1, 2, 5 × 10^k) covering [0, top], and their labels ("40k", "1.5M").
+std::vector<double> ticks(double top, int want = 5);
+std::string tick_text(double v);
 
 // <section id="id"><h2>title</h2>body</section>
 std::string section(const std::string& id, const std::string& title, const std::string& body);
@@ -52,6 +55,7 @@ std::string deadlock_section(const json& data);
 std::string occupancy_section(const json& data);
 std::string activity_section(const json& data);
 std::string depth_table_section(const json& report, const json& data);
+std::string history_section(const json& report);
 std::string dse_section(const json& report);
 std::string precision_section(const json& report);
 

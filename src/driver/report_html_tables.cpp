@@ -130,28 +130,32 @@ std::string depth_table_section(const json& report, const json& data) {
   const json& streams = data.at("streams");
   const json& procs = data.at("processes");
   const bool paper = !streams.empty() && streams[0].contains("paper");
+  const bool set_by = std::any_of(streams.begin(), streams.end(), [](const json& s) { return s.contains("set_by"); });
   std::vector<size_t> order(streams.size());
   std::iota(order.begin(), order.end(), 0);
   auto depth_of = [&](size_t s) { return streams[s]["depth"].is_null() ? INT64_MAX : streams[s]["depth"].get<int64_t>(); };
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return depth_of(a) > depth_of(b); });
   std::string t = fmt::format("<table class=\"depths\"><tr><th>stream</th><th>from → to</th><th>depth</th><th>unbounded "
-                              "run</th>{}<th>bits/beat</th></tr>", paper ? "<th>paper</th>" : "");
+                              "run</th>{}<th>bits/beat</th>{}</tr>", paper ? "<th>paper</th>" : "",
+                              set_by ? "<th>set by</th>" : "");
   for (size_t s : order) {
     const json& st = streams[s];
-    t += fmt::format("<tr{}><td><code>{}</code></td><td>{} → {}</td><td>{}</td><td>{}</td>{}<td>{}</td></tr>",
+    t += fmt::format("<tr{}><td><code>{}</code></td><td>{} → {}</td><td>{}</td><td>{}</td>{}<td>{}</td>{}</tr>",
                      depth_of(s) > 2 ? " class=\"deep\"" : "", esc(st["name"].get<std::string>()),
                      esc(procs[st["from"].get<int>()]["name"].get<std::string>()),
                      esc(procs[st["to"].get<int>()]["name"].get<std::string>()),
                      st["depth"].is_null() ? "unbounded" : num(st["depth"]), num(st["unbounded"]),
-                     paper ? "<td>" + num(st["paper"]) + "</td>" : "", num(st["bits"]));
+                     paper ? "<td>" + num(st["paper"]) + "</td>" : "", num(st["bits"]),
+                     set_by ? "<td class=\"by\">" + num(get(st, "set_by")) + "</td>" : "");
   }
   const std::string method = get(get(report, "fifo"), "method").is_string() ? report["fifo"]["method"].get<std::string>() : "";
   const std::string body = fmt::format(
       "<p>Every stream, deepest first{}: the depth chosen{}, the most beats it holds when no FIFO is ever full "
-      "(the unbounded run's observed depth){}. Depths are in beats; depth ≤ 2 is a register pair, deeper a "
+      "(the unbounded run's observed depth){}{}. Depths are in beats; depth ≤ 2 is a register pair, deeper a "
       "RAM.</p>", method.empty() ? "" : " (sized by <code>" + esc(method) + "</code>)",
       data["prefix"].get<bool>() ? ", observed on the rows analysed" : "",
-      paper ? ", and the depth the paper's greedy gives at the same latency bound" : "");
+      paper ? ", the depth the paper's greedy gives at the same latency bound" : "",
+      set_by ? ", and the phase of the sizing that set the depth last (“Sizing history”)" : "");
   return section("depths", "FIFO depths", body + "<div class=\"scroll tall\">" + t + "</table></div>");
 }
 

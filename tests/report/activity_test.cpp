@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <numeric>
+#include <set>
 
 #include "autodiff/models.h"
 #include "dataflow/activity.h"
@@ -127,6 +128,24 @@ void expect_data_matches(int64_t batch, bool prefix) {
   }
   for (const json& s : data["streams"])
     EXPECT_EQ(s["depth"], report["fifo"]["depths"][s["name"].get<std::string>()]);
+  // The sizing's history ends at the result report.json states, and every FIFO deeper than
+  // 2 names one of its phases.
+  const json& history = report["fifo"]["history"];
+  ASSERT_TRUE(history.is_array() && !history.empty());
+  EXPECT_EQ(history.back()["bits"], report["fifo"]["total_bits"]);
+  EXPECT_EQ(history.back()["bram18k"], report["fifo"]["bram18k"]);
+  EXPECT_EQ(history.back()["latency_cycles"], an["latency_cycles"]);
+  EXPECT_EQ(history.back()["rows"].get<int64_t>(), batch);
+  std::set<std::string> phases;
+  for (const json& st : history) phases.insert(st["phase"].get<std::string>());
+  int64_t deep = 0;
+  for (const json& s : data["streams"]) {
+    if (s["depth"].get<int64_t>() <= 2) continue;
+    ++deep;
+    ASSERT_TRUE(s.contains("set_by")) << s["name"];
+    EXPECT_TRUE(phases.count(s["set_by"].get<std::string>())) << s["set_by"];
+  }
+  EXPECT_EQ(history.back()["deep_fifos"].get<int64_t>(), deep);
   std::filesystem::remove_all(out);
 }
 

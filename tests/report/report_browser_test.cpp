@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../e2e/run_cli.h"
+#include "html_text.h"
 #include "ir/graph.h"
 #include "ir/text.h"
 #include "support/files.h"
@@ -63,17 +64,8 @@ Page open_in_chromium(const fs::path& html, const fs::path& screenshot, const fs
   return p;
 }
 
-std::string section_of(const std::string& dom, const std::string& id) {
-  const size_t start = dom.find("<section id=\"" + id + "\"");
-  if (start == std::string::npos) return "";
-  return dom.substr(start, dom.find("</section>", start) - start);
-}
-
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
+using test::count;
+using test::section_of;
 
 // The page is self-contained: no script, stylesheet, image or frame from anywhere, and no
 // URL but the SVG namespaces.
@@ -126,9 +118,17 @@ TEST(ReportBrowser, InspOrder1) {
   expect_self_contained(html);
   const Page page = open_in_chromium(out / "report.html", screenshots() / "insp-order1.png", work);
   EXPECT_EQ(page.console, "");
-  expect_sections(page.dom, {"summary", "graph", "occupancy", "activity", "depths", "dse"});
+  expect_sections(page.dom, {"summary", "graph", "occupancy", "activity", "depths", "history", "dse"});
   EXPECT_TRUE(section_of(page.dom, "deadlock").empty());
   const json data = json::parse(read_file(out / "activity.json"));
+  // The sizing history: a row per phase under the header, both step lines, and the phase
+  // that set each depth in the depth table.
+  const json report = json::parse(read_file(out / "report.json"));
+  const std::string history = section_of(page.dom, "history");
+  EXPECT_EQ(count(history, "<tr"), report["fifo"]["history"].size() + 1);
+  EXPECT_EQ(count(history, "class=\"hbits\""), 1u);
+  EXPECT_EQ(count(history, "class=\"hbram\""), 1u);
+  EXPECT_EQ(count(section_of(page.dom, "depths"), "<td class=\"by\">"), data["streams"].size());
   const std::string graph = section_of(page.dom, "graph");
   EXPECT_EQ(count(graph, "class=\"node\""), expected_graph_nodes(data));
   EXPECT_GT(count(graph, "class=\"cluster\""), 1u);  // forward pass and gradients apart

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "frontend/load.h"
 #include "ir/json_text.h"
+#include "passes/rebatch.h"
 #include "support/error.h"
 #include "support/files.h"
 
@@ -27,6 +28,12 @@ struct DeriveArgs {
 int run_derive(const DeriveArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
   const ir::Bundle primal = frontend::load_bundle(a.bundle);
+  // Taylor mode shifts every row of x at once: only independent rows make that each row's
+  // own partials (docs/taylor.md "The model").
+  std::string why;
+  if (!passes::graph_rows(primal.graph, &why))
+    throw Error(fmt::format("{}: the rows of the graph are not independent samples, so its "
+                            "derivatives are not per row: {}", a.bundle, why));
   autodiff::TaylorSpec spec{a.wrt, a.order, {}};
   if (!a.request.empty())
     spec.requests = autodiff::requests_from_json(ir::parse_json_text(read_file(a.request), a.request), a.request);

@@ -9,6 +9,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "ir/bundle.h"
 #include "run_cli.h"
 
 namespace {
@@ -115,6 +116,22 @@ TEST_F(DeriveCli, BadRequestsAreOneClearErrorAndNoOutput) {
   RunResult w = run("derive " + path("primal") + " --wrt q -o " + path("d"));
   EXPECT_EQ(w.code, 1);
   EXPECT_NE(w.output.find("the graph has no input \"q\""), std::string::npos) << w.output;
+}
+
+// y = x − the batch's mean: a row's value depends on every row, so shifting all rows at
+// once (Taylor mode) is not each row's own derivative. derive refuses it by name.
+TEST_F(DeriveCli, RowsThatAreNotIndependentAreRefused) {
+  using namespace inrarch;
+  ir::Graph g("centred");
+  const ir::NodeId x = g.input("x", {4, 2});
+  const ir::NodeId mean = g.expand(g.sum(x, {0}, true), {4, 2});
+  g.add_output("y", g.binary(ir::Op::Sub, x, mean));
+  ir::Bundle b{g, {{"x", Tensor({4, 2})}}, {}, {}};
+  ir::save_bundle(b, dir_ / "mixed");
+  RunResult d = run("derive " + path("mixed") + " -o " + path("d"));
+  EXPECT_EQ(d.code, 1);
+  EXPECT_NE(d.output.find("not independent samples"), std::string::npos) << d.output;
+  EXPECT_FALSE(fs::exists(dir_ / "d"));
 }
 
 }  // namespace

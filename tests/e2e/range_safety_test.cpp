@@ -1,12 +1,14 @@
 // compile --input-range: the fixed-point exponents are chosen for a range of inputs, and a
-// design run on inputs far outside it reports its overflows and fails verification instead
-// of returning wrong numbers quietly (docs/hls.md "Range safety").
+// design run on inputs far outside it saturates, raises the top's overflow flag, reports
+// its overflows and fails verification instead of returning wrong numbers quietly
+// (docs/hls.md "Range safety").
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +19,11 @@
 namespace {
 
 namespace fs = std::filesystem;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream f(p);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
 
 nlohmann::json verification(const fs::path& out) {
   std::ifstream f(out / "report.json");
@@ -36,6 +43,12 @@ TEST(RangeSafety, InputsTenTimesTheRangeOverflowAndFail) {
   nlohmann::json v = verification(work / "in");
   EXPECT_TRUE(v["csim"]["pass"].get<bool>()) << v;
   EXPECT_FALSE(v["csim"].contains("overflows")) << v;
+  for (const char* mode : {"csim", "threaded", "project"}) {
+    ASSERT_TRUE(v[mode].contains("overflow_flag")) << mode << " " << v;
+    EXPECT_FALSE(v[mode]["overflow_flag"].get<bool>()) << mode << " " << v;
+  }
+  EXPECT_NE(read_file(work / "in" / "hls" / "sim" / "project.log").find("overflow_flag: 0"),
+            std::string::npos);
 
   // The same design on inputs ten times larger, with references for them.
   inrarch::ir::Bundle b = inrarch::ir::load_bundle(work / "b");
@@ -52,9 +65,15 @@ TEST(RangeSafety, InputsTenTimesTheRangeOverflowAndFail) {
   for (const char* mode : {"csim", "threaded", "project"}) {
     EXPECT_FALSE(v[mode]["pass"].get<bool>()) << mode << " " << v;
     EXPECT_GT(v[mode].value("overflows", 0), 0) << mode << " " << v;
+    EXPECT_TRUE(v[mode].value("overflow_flag", false)) << mode << " " << v;  // the hardware's flag
   }
   EXPECT_NE(v["csim"].value("error", "").find("overflowed"), std::string::npos) << v;
+  EXPECT_NE(v["csim"].value("error", "").find("overflow_flag is 1"), std::string::npos) << v;
   EXPECT_TRUE(v["csim"].contains("first_overflow")) << v;
+  EXPECT_FALSE(v["csim"].value("overflow_flags", nlohmann::json::array()).empty()) << v;
+  EXPECT_EQ(v["project"].value("overflow_flags", nlohmann::json()), v["csim"]["overflow_flags"]) << v;
+  EXPECT_NE(read_file(work / "out" / "hls" / "sim" / "project.log").find("overflow_flag: 1 out0, "),
+            std::string::npos);
 
   // Exponents chosen for those inputs themselves (no range given) hold them.
   auto own = inrarch::test::run_cli("compile " + (work / "b10").string() + " --no-mlir -q -o " +

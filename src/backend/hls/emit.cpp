@@ -118,7 +118,22 @@ std::string top_params(const Ctx& c, bool with_types) {
     if (p.kind == Kind::Source && p.op == ir::Op::Input) add(p.outputs.at(0));
   for (const auto& p : c.d.processes)
     if (p.kind == Kind::Sink) add(p.inputs.at(0));
+  for (const auto& p : c.d.processes)
+    if (p.kind == Kind::Sink) s += (with_types ? ", bool& " : ", ") + flag_name(c, p.inputs.at(0));
   return s;
+}
+
+std::string flag_name(const Ctx& c, size_t sid) { return c.var.at(sid) + "_overflow"; }
+
+std::string flag_arg(const Ctx& c, dataflow::ProcessId pid) {
+  std::vector<std::string> flags;
+  for (auto sid : c.d.processes.at(pid).outputs)
+    if (c.port.at(sid)) flags.push_back(flag_name(c, sid));
+  if (flags.empty()) return "";
+  // One value under three names or more: flag_to takes two (array_stream.h).
+  if (flags.size() > 2)
+    throw Error("hls: " + c.d.processes[pid].name + " writes more than two output ports");
+  return "inrarch_hls::flag_to(" + flags[0] + (flags.size() > 1 ? ", " + flags[1] : "") + ")";
 }
 
 std::string model_h(const Ctx& c) {
@@ -146,6 +161,11 @@ std::string model_cpp(const Ctx& c) {
   for (size_t i = 0; i < c.d.streams.size(); ++i)
     if (c.port[i]) s += fmt::format("#pragma HLS interface mode = axis port = {}\n", c.var[i]);
   if (c.rows > 0) s += "#pragma HLS interface mode = s_axilite port = rows\n";
+  // Sticky per call: 1 when a value saturated on its way to that output (docs/hls.md
+  // "Range safety"); the host reads it after ap_done.
+  for (const auto& p : c.d.processes)
+    if (p.kind == Kind::Sink)
+      s += fmt::format("#pragma HLS interface mode = s_axilite port = {}\n", flag_name(c, p.inputs.at(0)));
   s += "#pragma HLS interface mode = ap_ctrl_chain port = return\n#pragma HLS dataflow\n\n";
   s += "  // Streams; depths (beats) from FIFO sizing.\n";
   for (size_t i = 0; i < c.d.streams.size(); ++i) {

@@ -49,9 +49,15 @@ std::string value_literal(const Ctx& c, double v);
 // for what cannot be emitted.
 std::string kernel_call(const Ctx& c, dataflow::ProcessId p);
 
-// The top's parameter list: input ports in design order, then output ports;
-// with_types: "in_x_t& in_x, ...", else "in_x, ...".
+// The top's parameter list: input ports in design order, then output ports, then each
+// output port's overflow flag; with_types: "in_x_t& in_x, ..., bool& out_y_overflow",
+// else "in_x, ...".
 std::string top_params(const Ctx& c, bool with_types);
+// The top's overflow flag of output-port stream `sid`: "<port>_overflow".
+std::string flag_name(const Ctx& c, size_t sid);
+// The flags of the output ports process p writes: "" (none, an inner kernel) or
+// "inrarch_hls::flag_to(out_y_overflow)" (array_stream.h), for the kernel's flag argument.
+std::string flag_arg(const Ctx& c, dataflow::ProcessId p);
 
 // File bodies.
 std::string model_h(const Ctx& c);

@@ -17,6 +17,13 @@ using dataflow::Process;
 
 namespace {
 
+// ", <flags>" when process pid writes an output port (its kernel's trailing flag
+// argument: the kernel sets the top's overflow flag of that port), else "".
+std::string trailing_flag(const Ctx& c, dataflow::ProcessId pid) {
+  const std::string f = flag_arg(c, pid);
+  return f.empty() ? f : ", " + f;
+}
+
 // The operator struct of an elementwise op: inrarch_hls::op_<mnemonic> (elementwise.h has
 // one per elementwise row of ops.def; the every-op test C-simulates each), op_mul_fabric
 // for a multiply the design puts in LUTs.
@@ -61,10 +68,12 @@ std::string elementwise(const Ctx& c, dataflow::ProcessId pid) {
   int64_t block = c.d.streams[p.outputs[0]].block;
   std::string f = scaled_functor(c, pid);
   if (p.operands.size() == 1)
-    return fmt::format("inrarch_hls::unary<{}>({}, {}, {})", f, c.rows_arg(), c.var[p.inputs.at(0)], out);
+    return fmt::format("inrarch_hls::unary<{}>({}, {}, {}{})", f, c.rows_arg(), c.var[p.inputs.at(0)], out,
+                       trailing_flag(c, pid));
   const std::vector<int>& e = c.scale.operand_exp[pid];
-  return fmt::format("inrarch_hls::binary<{}>({}, {}, {}, {})", f, c.rows_arg(),
-                     ew_operand(c, p, 0, block, e[0]), ew_operand(c, p, 1, block, e[1]), out);
+  return fmt::format("inrarch_hls::binary<{}>({}, {}, {}, {}{})", f, c.rows_arg(),
+                     ew_operand(c, p, 0, block, e[0]), ew_operand(c, p, 1, block, e[1]), out,
+                     trailing_flag(c, pid));
 }
 
 // mm<PAR[, SHIFT]>: SHIFT realigns the accumulator to the output's exponent.
@@ -75,7 +84,7 @@ std::string mm(const Ctx& c, dataflow::ProcessId pid) {
   const std::vector<int>& e = c.scale.operand_exp[pid];
   int shift = c.scale.stream_exp[p.outputs.at(0)] - e.at(0) - e.at(1);
   std::string params = std::to_string(p.mm_par) + (shift ? ", " + std::to_string(shift) : "");
-  const std::string& out = c.var[p.outputs.at(0)];
+  const std::string out = c.var[p.outputs.at(0)] + trailing_flag(c, pid);
   if (a.stream >= 0 && b.stream >= 0)
     return fmt::format("inrarch_hls::mm<{}>({}, {}, {})", params, c.var[a.stream],
                        c.var[b.stream], out);
@@ -148,6 +157,10 @@ std::string gather(const Ctx& c, dataflow::ProcessId pid) {
     ins += ", inrarch_hls::const_operand<data_t, " + shape_type(row_shape(c, od.shape)) + " >(" + value + ")";
   }
   const auto& os = c.d.streams[p.outputs.at(0)];
+  const std::string flag = flag_arg(c, pid);
+  if (!flag.empty())
+    return fmt::format("inrarch_hls::gather_port<{} >({}, {}, {}{})", gather_map(c, p, os.shape),
+                       c.rows_arg(), flag, c.var[p.outputs[0]], ins);
   return fmt::format("inrarch_hls::gather<{} >({}, {}{})", gather_map(c, p, os.shape), c.rows_arg(),
                      c.var[p.outputs[0]], ins);
 }
@@ -156,28 +169,32 @@ std::string gather(const Ctx& c, dataflow::ProcessId pid) {
 
 std::string kernel_call(const Ctx& c, dataflow::ProcessId pid) {
   const Process& p = c.d.processes.at(pid);
+  const std::string flag = trailing_flag(c, pid);
   switch (p.kind) {
     case Kind::Source:
       if (p.op == ir::Op::Input) return "";
       if (int64_t period = rom_period(c, p, 0); period > 0)  // a broadcast constant output: wrap at P
-        return fmt::format("inrarch_hls::rom_source<{}>({}, {}, {})", period, c.rows_arg(),
-                           rom_name(p, 0), c.var[p.outputs.at(0)]);
-      return fmt::format("inrarch_hls::rom_source({}, {}, {})", c.rows_arg(), rom_name(p, 0),
-                         c.var[p.outputs.at(0)]);
+        return fmt::format("inrarch_hls::rom_source<{}>({}, {}, {}{})", period, c.rows_arg(),
+                           rom_name(p, 0), c.var[p.outputs.at(0)], flag);
+      return fmt::format("inrarch_hls::rom_source({}, {}, {}{})", c.rows_arg(), rom_name(p, 0),
+                         c.var[p.outputs.at(0)], flag);
     case Kind::Sink: return "";
     case Kind::Copy: {
       std::string outs;
       for (auto s : p.outputs) outs += ", " + c.var[s];
+      if (!flag.empty())
+        return fmt::format("inrarch_hls::copy_stream_port({}, {}, {}{})", c.rows_arg(), flag_arg(c, pid),
+                           c.var[p.inputs.at(0)], outs);
       return fmt::format("inrarch_hls::copy_stream({}, {}{})", c.rows_arg(), c.var[p.inputs.at(0)], outs);
     }
     case Kind::Unary: case Kind::Binary: return elementwise(c, pid);
     case Kind::Mm: return mm(c, pid);
     case Kind::Transpose:
-      return fmt::format("inrarch_hls::permute<1, 0>({}, {})", c.var[p.inputs.at(0)],
-                         c.var[p.outputs.at(0)]);
+      return fmt::format("inrarch_hls::permute<1, 0>({}, {}{})", c.var[p.inputs.at(0)],
+                         c.var[p.outputs.at(0)], flag);
     case Kind::Permute:
-      return fmt::format("inrarch_hls::permute<{}>({}, {})", join_ints(p.attrs.perm),
-                         c.var[p.inputs.at(0)], c.var[p.outputs.at(0)]);
+      return fmt::format("inrarch_hls::permute<{}>({}, {}{})", join_ints(p.attrs.perm),
+                         c.var[p.inputs.at(0)], c.var[p.outputs.at(0)], flag);
     case Kind::Gather: return gather(c, pid);
     case Kind::Custom: break;
   }

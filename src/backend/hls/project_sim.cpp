@@ -4,6 +4,7 @@
 // testbench a Vitis user runs, with no driver at all.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "backend/hls/hls.h"
@@ -35,6 +36,20 @@ nlohmann::json run_project_csim(const std::filesystem::path& dir, const SimOptio
   }
   std::smatch o;
   if (std::regex_search(log, o, std::regex(R"(overflows: (\d+))"))) v["overflows"] = std::stoll(o[1]);
+  // The top's flags, as the testbench read them: "overflow_flag: 0" or "overflow_flag: 1 y, z"
+  // (the outputs whose flag is set).
+  std::smatch f;
+  if (std::regex_search(log, f, std::regex(R"(overflow_flag: (\d) ?([^\n]*))"))) {
+    v["overflow_flag"] = f[1] == "1";
+    nlohmann::json names = nlohmann::json::array();
+    const std::string list = f[2];
+    for (size_t at = 0; at < list.size();) {
+      const size_t end = std::min(list.find(", ", at), list.size());
+      names.push_back(list.substr(at, end - at));
+      at = end + 2;
+    }
+    if (f[1] == "1") v["overflow_flags"] = names;
+  }
   v["pass"] = run.exit_code == 0 && m.size() > 3 && m[3] == "PASS";
   if (run.timed_out) v["error"] = "out of time";
   else if (m.empty()) v["error"] = fmt::format("no verdict (exit {}); see sim/project.log", run.exit_code);

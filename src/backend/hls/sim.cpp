@@ -158,18 +158,27 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
   // A value out of the number type's range fails the run whatever the errors say: the
   // design returns wrong numbers for such inputs (docs/hls.md "Range safety").
   auto judge = [&](const nlohmann::json& res) {
-    if (res.value("overflows", int64_t{0}) > 0) return false;
+    if (res.value("overflows", int64_t{0}) > 0 || res.value("overflow_flag", false)) return false;
     return fixed ? error_figure(res, "max_abs_error") <= opt.abs_tol
                  : error_figure(res, "max_rel_error") <= opt.rel_tol;
   };
+  // The count (C simulation's) and the top's flags (the hardware's): report both.
   auto overflows = [&](const nlohmann::json& res, nlohmann::json& out) {
     const int64_t n = res.value("overflows", int64_t{0});
-    if (n == 0) return;
+    const bool flag = res.value("overflow_flag", false);
+    if (res.contains("overflow_flag")) out["overflow_flag"] = flag;
+    if (flag) out["overflow_flags"] = res["overflow_flags"];
+    if (n == 0 && !flag) return;
     out["overflows"] = n;
     out["first_overflow"] = res.value("first_overflow", std::string("?"));
-    out["error"] = fmt::format("{} values overflowed {} (first in {}): inputs outside the range "
-                               "the exponents were chosen for (compile --input-range)",
-                               n, opt.type.name(), out["first_overflow"].get<std::string>());
+    std::string outs;
+    for (const auto& o : res.value("overflow_flags", nlohmann::json::array()))
+      outs += (outs.empty() ? "" : ", ") + o.get<std::string>();
+    out["error"] = fmt::format("{} values overflowed {} (first in {}), saturated; the top's "
+                               "overflow_flag is {}{}: inputs outside the range the exponents were "
+                               "chosen for (compile --input-range)",
+                               n, opt.type.name(), out["first_overflow"].get<std::string>(),
+                               flag ? 1 : 0, outs.empty() ? "" : " (" + outs + ")");
   };
   auto failure = [&](const nlohmann::json& res, int rc) -> std::string {
     if (res.value("out_of_time", false))

@@ -145,7 +145,7 @@ inline ap_ufixed<64, 1> log2e() {
 const std::int64_t kLn2Q54 = 12486629536330718LL;
 
 template <int W, int I, ap_q_mode Q, ap_o_mode O, int N>
-inline ap_fixed<W, I, Q, O, N> fx_exp(const ap_fixed<W, I, Q, O, N>& x) {
+inline ap_fixed<W, I, Q, O, N> fx_exp(const ap_fixed<W, I, Q, O, N>& x, bool& ovf) {
   typedef ap_fixed<W, I, Q, O, N> T;
   // FR: fraction bits of the result before T's quantization: 8 guard bits, and small
   // enough that y · 2^k · 2^FR fits 63 bits for every non-overflowing k (k ≤ I - 2).
@@ -155,6 +155,7 @@ inline ap_fixed<W, I, Q, O, N> fx_exp(const ap_fixed<W, I, Q, O, N>& x) {
 #ifndef __SYNTHESIS__
     count_overflow();
 #endif
+    ovf = true;
     return max_of(x);
   }
   const std::int64_t sh = int(kExpLogFrac) - FR - p.k;
@@ -199,7 +200,15 @@ inline ap_fixed<W, I, Q, O, N> fx_log(const ap_fixed<W, I, Q, O, N>& x) {
   return from_raw_scaled<T, kExpLogFrac>(raw);
 }
 
+template <int W, int I, ap_q_mode Q, ap_o_mode O, int N>
+inline ap_fixed<W, I, Q, O, N> fx_exp(const ap_fixed<W, I, Q, O, N>& x) {
+  bool ovf = false;
+  return fx_exp(x, ovf);
+}
+
 // float and double keep the C library (floating-point cores in synthesis).
+inline double fx_exp(double x, bool&) { return std::exp(x); }
+inline float fx_exp(float x, bool&) { return std::exp(x); }
 inline double fx_exp(double x) { return std::exp(x); }
 inline double fx_tanh(double x) { return std::tanh(x); }
 inline double fx_log(double x) { return std::log(x); }

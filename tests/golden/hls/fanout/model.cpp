@@ -2,10 +2,12 @@
 #include "model.h"
 #include "weights.h"
 
-void model_top(in_x_t& in_x, out_sq_t& out_sq, out_s_t& out_s) {
+void model_top(in_x_t& in_x, out_sq_t& out_sq, out_s_t& out_s, bool& out_sq_overflow, bool& out_s_overflow) {
 #pragma HLS interface mode = axis port = in_x
 #pragma HLS interface mode = axis port = out_sq
 #pragma HLS interface mode = axis port = out_s
+#pragma HLS interface mode = s_axilite port = out_sq_overflow
+#pragma HLS interface mode = s_axilite port = out_s_overflow
 #pragma HLS interface mode = ap_ctrl_chain port = return
 #pragma HLS dataflow
 
@@ -30,9 +32,9 @@ void model_top(in_x_t& in_x, out_sq_t& out_sq, out_s_t& out_s) {
   INRARCH_PROCESS(1, "copy_in_x", inrarch_hls::copy_stream(1, in_x, s_copy_in_x__neg_1, s_copy_in_x__transpose_3));
   INRARCH_PROCESS(2, "neg_1", inrarch_hls::unary<inrarch_hls::op_neg>(1, s_copy_in_x__neg_1, s_neg_1__copy_neg_1));
   INRARCH_PROCESS(3, "copy_neg_1", inrarch_hls::copy_stream(1, s_neg_1__copy_neg_1, s_copy_neg_1__mul_2, s_copy_neg_1__mul_2_1));
-  INRARCH_PROCESS(4, "mul_2", inrarch_hls::binary<inrarch_hls::op_mul>(1, inrarch_hls::streamed(s_copy_neg_1__mul_2), inrarch_hls::streamed(s_copy_neg_1__mul_2_1), out_sq));
+  INRARCH_PROCESS(4, "mul_2", inrarch_hls::binary<inrarch_hls::op_mul>(1, inrarch_hls::streamed(s_copy_neg_1__mul_2), inrarch_hls::streamed(s_copy_neg_1__mul_2_1), out_sq, inrarch_hls::flag_to(out_sq_overflow)));
   INRARCH_PROCESS(5, "transpose_3", inrarch_hls::permute<1, 0>(s_copy_in_x__transpose_3, s_transpose_3__div_5));
   INRARCH_PROCESS(6, "div_5", inrarch_hls::binary<inrarch_hls::op_div>(1, inrarch_hls::streamed(s_transpose_3__div_5), inrarch_hls::splat(data_t(4.0f)), s_div_5__sum_6));
-  INRARCH_PROCESS(7, "sum_6", inrarch_hls::gather<inrarch_hls::map_sum<inrarch_hls::shape<4,2>, inrarch_hls::shape<4>, 2, 0> >(1, out_s, s_div_5__sum_6));
+  INRARCH_PROCESS(7, "sum_6", inrarch_hls::gather_port<inrarch_hls::map_sum<inrarch_hls::shape<4,2>, inrarch_hls::shape<4>, 2, 0> >(1, inrarch_hls::flag_to(out_s_overflow), out_s, s_div_5__sum_6));
   INRARCH_DATAFLOW_END
 }

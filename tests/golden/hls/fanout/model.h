@@ -15,6 +15,6 @@ typedef inrarch_hls::array_stream<data_t, inrarch_hls::shape<4>, 2> out_s_t;
 // The arrays are streamed whole: one call is one batch.
 static const int kCompiledRows = 1;
 
-void model_top(in_x_t& in_x, out_sq_t& out_sq, out_s_t& out_s);
+void model_top(in_x_t& in_x, out_sq_t& out_sq, out_s_t& out_s, bool& out_sq_overflow, bool& out_s_overflow);
 
 #endif  // INRARCH_MODEL_H

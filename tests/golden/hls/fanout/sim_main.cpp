@@ -45,9 +45,11 @@ int main(int argc, char** argv) {
   [[maybe_unused]] const int rows = drv.rows();
   in_x_t in_x("s_in_x__copy_in_x");
   out_sq_t out_sq("s_mul_2__out_sq");
+  bool out_sq_overflow = false;
   out_s_t out_s("s_sum_6__out_s");
+  bool out_s_overflow = false;
   drv.source(0, in_x, "in_x.bin");
-  drv.sink(8, out_sq, "out_sq.golden.bin", "sq");
-  drv.sink(9, out_s, "out_s.golden.bin", "s");
-  return drv.run([&] { model_top(in_x, out_sq, out_s); });
+  drv.sink(8, out_sq, "out_sq.golden.bin", "sq", out_sq_overflow);
+  drv.sink(9, out_s, "out_s.golden.bin", "s", out_s_overflow);
+  return drv.run([&] { model_top(in_x, out_sq, out_s, out_sq_overflow, out_s_overflow); });
 }

@@ -14,6 +14,6 @@ typedef inrarch_hls::array_stream<data_t, inrarch_hls::shape<4,3>, 1> out_y_t;
 // The arrays are streamed whole: one call is one batch.
 static const int kCompiledRows = 1;
 
-void model_top(in_x_t& in_x, out_y_t& out_y);
+void model_top(in_x_t& in_x, out_y_t& out_y, bool& out_y_overflow);
 
 #endif  // INRARCH_MODEL_H

@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
   [[maybe_unused]] const int rows = drv.rows();
   in_x_t in_x("s_in_x__mm_2");
   out_y_t out_y("s_sin_6__out_y");
+  bool out_y_overflow = false;
   drv.source(0, in_x, "in_x.bin");
-  drv.sink(4, out_y, "out_y.golden.bin", "y");
-  return drv.run([&] { model_top(in_x, out_y); });
+  drv.sink(4, out_y, "out_y.golden.bin", "y", out_y_overflow);
+  return drv.run([&] { model_top(in_x, out_y, out_y_overflow); });
 }

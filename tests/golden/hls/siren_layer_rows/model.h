@@ -15,6 +15,6 @@ typedef inrarch_hls::array_stream<data_t, inrarch_hls::shape<1,3>, 1> out_y_t;
 // verified was 4. Port types hold one sample.
 static const int kCompiledRows = 4;
 
-void model_top(int rows, in_x_t& in_x, out_y_t& out_y);
+void model_top(int rows, in_x_t& in_x, out_y_t& out_y, bool& out_y_overflow);
 
 #endif  // INRARCH_MODEL_H

@@ -73,10 +73,14 @@ struct shape {
   static_assert(rank <= kMaxRank, "inrarch_hls::shape: rank above kMaxRank");
 };
 
-// One beat: Block consecutive elements (row-major) of the array.
+// One beat: Block consecutive elements (row-major) of the array, and a 1-bit sideband (as
+// AXI4-Stream's TUSER): set when this value or any value the writing kernel read or made
+// before it saturated (docs/hls.md "Range safety"). Value-initialize (beat<T, B>()) or set
+// ovf: a default-initialized bool is indeterminate.
 template <class T, int B>
 struct beat {
   T v[B];
+  bool ovf;
 };
 
 template <class T, class S, int B>
@@ -138,20 +142,49 @@ inline double to_double(const ap_ufixed<W, I, Q, O, N>& x) {
 }
 
 // ---- range safety (docs/hls.md "Range safety") ----------------------------------------
-// A value that does not fit the number type wraps (ap_fixed's default) and the design then
-// returns wrong numbers with no sign of it. In C simulation every conversion of a result
-// into the number type goes through fit(), which counts the values out of range; the
-// testbench and the simulation driver fail on any. Synthesis sees the plain conversion.
+// A value that does not fit the number type saturates: fit() clamps it to the type's
+// largest or smallest value (ap_fixed's default AP_WRAP would return garbage), in C
+// simulation and in synthesis alike, and reports it in `ovf`, which the kernel carries on
+// every beat it writes after it. C simulation also counts each one; the testbench and the
+// simulation driver fail on any.
 template <class T>
 struct range_of {  // float, double: no overflow to speak of
+  typedef T sat_type;
   static bool holds(double) { return true; }
+  template <class V>
+  static bool holds_fixed(const V&) { return true; }
 };
 template <int W, int I, ap_q_mode Q, ap_o_mode O, int N>
 struct range_of<ap_fixed<W, I, Q, O, N> > {
+  // The same type with AP_SAT: what a conversion goes through to clamp instead of wrap.
+  typedef ap_fixed<W, I, Q, AP_SAT, N> sat_type;
   static bool holds(double v) {
     const double top = std::ldexp(1.0, I - 1);
-    return v >= -top && v < top;  // below top truncates to the largest value; at top it wraps
+    return v >= -top && v < top;  // below top truncates to the largest value; at top it saturates
   }
+  // The same test on a fixed-point value, in logic: floor(v), clamped to I + 2 bits (the
+  // fraction bits do not matter, since +-2^(I-1) are integers), compared with +-2^(I-1).
+  // The narrow compare also keeps the compat headers within their 128 bits for any v.
+  template <class V>
+  static bool holds_fixed(const V& v) {
+    typedef ap_fixed<I + 2, I + 2, AP_TRN, AP_SAT> floor_t;
+    const floor_t f = v;
+    const floor_t top = floor_t(1) << (I - 1);
+    const floor_t bottom = -top;
+    return !(f < bottom) && f < top;
+  }
+};
+template <class T, class V>
+struct fits {
+  static bool test(const V& v) { return range_of<T>::holds_fixed(v); }
+};
+template <class T>
+struct fits<T, double> {
+  static bool test(double v) { return range_of<T>::holds(v); }
+};
+template <class T>
+struct fits<T, float> {
+  static bool test(float v) { return range_of<T>::holds(v); }
 };
 
 #ifndef __SYNTHESIS__
@@ -169,12 +202,44 @@ inline void count_overflow() {
 }
 #endif
 
+// v in T, saturated; ovf |= whether it had to be.
+template <class T, class V>
+inline T fit(const V& v, bool& ovf) {
+  const bool in = fits<T, V>::test(v);
+#ifndef __SYNTHESIS__
+  if (!in) count_overflow();
+#endif
+  ovf = ovf || !in;
+  return T(typename range_of<T>::sat_type(v));
+}
 template <class T, class V>
 inline T fit(const V& v) {
-#ifndef __SYNTHESIS__
-  if (!range_of<T>::holds(to_double(v))) count_overflow();
-#endif
-  return T(v);
+  bool ovf = false;
+  return fit<T>(v, ovf);
+}
+
+// Where a kernel's sticky overflow bit goes when it has written its last beat: nowhere (a
+// kernel inside the design), or the top's flag of each output port it writes (one writer
+// per scalar, as a dataflow region requires).
+struct no_flag {
+  void set(bool) const {}
+};
+struct port_flag {
+  bool& f;
+  void set(bool v) const { f = v; }
+};
+struct port_flags2 {  // a copy that writes two output ports (one value under two names)
+  bool& f;
+  bool& g;
+  void set(bool v) const { f = v, g = v; }
+};
+inline port_flag flag_to(bool& f) {
+  port_flag p = {f};
+  return p;
+}
+inline port_flags2 flag_to(bool& f, bool& g) {
+  port_flags2 p = {f, g};
+  return p;
 }
 
 }  // namespace inrarch_hls

@@ -15,31 +15,32 @@
 namespace inrarch_hls {
 
 // ---- operators (one per elementwise op of ops.def) -----------------------------------
-struct op_neg { template <class T> static T apply(const T& a) { return fit<T>(-a); } };
-struct op_sin { template <class T> static T apply(const T& a) { return rom_sin(a); } };
-struct op_cos { template <class T> static T apply(const T& a) { return rom_cos(a); } };
+// apply(operands..., ovf): the result in T, saturated; ovf |= whether it had to be.
+struct op_neg { template <class T> static T apply(const T& a, bool& o) { return fit<T>(-a, o); } };
+struct op_sin { template <class T> static T apply(const T& a, bool&) { return rom_sin(a); } };
+struct op_cos { template <class T> static T apply(const T& a, bool&) { return rom_cos(a); } };
 // exp/tanh/log: table + interpolation for ap_fixed, the C library for float/double
-// (fixed_exp_log.h).
-struct op_exp { template <class T> static T apply(const T& a) { return fx_exp(a); } };
-struct op_tanh { template <class T> static T apply(const T& a) { return fx_tanh(a); } };
-struct op_log { template <class T> static T apply(const T& a) { return fx_log(a); } };
-struct op_relu { template <class T> static T apply(const T& a) { return a > T(0) ? a : T(0); } };
-struct op_step { template <class T> static T apply(const T& a) { return a > T(0) ? T(1) : T(0); } };
-struct op_add { template <class T> static T apply(const T& a, const T& b) { return fit<T>(a + b); } };
-struct op_sub { template <class T> static T apply(const T& a, const T& b) { return fit<T>(a - b); } };
-struct op_mul { template <class T> static T apply(const T& a, const T& b) { return fit<T>(a * b); } };
+// (fixed_exp_log.h). exp saturates (and says so) above the type's max.
+struct op_exp { template <class T> static T apply(const T& a, bool& o) { return fx_exp(a, o); } };
+struct op_tanh { template <class T> static T apply(const T& a, bool&) { return fx_tanh(a); } };
+struct op_log { template <class T> static T apply(const T& a, bool&) { return fx_log(a); } };
+struct op_relu { template <class T> static T apply(const T& a, bool&) { return a > T(0) ? a : T(0); } };
+struct op_step { template <class T> static T apply(const T& a, bool&) { return a > T(0) ? T(1) : T(0); } };
+struct op_add { template <class T> static T apply(const T& a, const T& b, bool& o) { return fit<T>(a + b, o); } };
+struct op_sub { template <class T> static T apply(const T& a, const T& b, bool& o) { return fit<T>(a - b, o); } };
+struct op_mul { template <class T> static T apply(const T& a, const T& b, bool& o) { return fit<T>(a * b, o); } };
 // The same multiply in LUTs instead of DSP48E2s: the search picks it when DSPs are the
 // scarce resource (a kernel streaming one beat a cycle keeps its multiplier busy a few
 // percent of the time, and the DSPs do more in an mm); resources.h prices it.
 struct op_mul_fabric {
   template <class T>
-  static T apply(const T& a, const T& b) {
-    T r = fit<T>(a * b);
+  static T apply(const T& a, const T& b, bool& o) {
+    T r = fit<T>(a * b, o);
 #pragma HLS bind_op variable = r op = mul impl = fabric
     return r;
   }
 };
-struct op_div { template <class T> static T apply(const T& a, const T& b) { return fit<T>(a / b); } };
+struct op_div { template <class T> static T apply(const T& a, const T& b, bool& o) { return fit<T>(a / b, o); } };
 
 // ---- operand sources: fetch() once per beat, at(i, e) = element e of beat i -------------
 // (A ROM of a whole operand is only used with rows = 1; a row design's ROMs hold one
@@ -51,6 +52,7 @@ struct from_stream {
   explicit from_stream(S& st) : s(st), b() {}
   void fetch() { b = s.read(); }
   typename S::elem_type at(int, int e) const { return b.v[e]; }
+  bool ovf() const { return b.ovf; }
 };
 template <class T>
 struct from_splat {
@@ -58,6 +60,7 @@ struct from_splat {
   explicit from_splat(T v) : c(v) {}
   void fetch() {}
   T at(int, int) const { return c; }
+  bool ovf() const { return false; }
 };
 // A ROM operand. P = 0: the ROM holds the whole operand, element e of beat i is
 // rom[i*B + e]. P > 0: it holds the P values a leading broadcast repeats, element e of beat
@@ -76,17 +79,23 @@ struct from_rom {
     next = next + B >= P ? 0 : next + B;
   }
   T at(int i, int e) const { return P == 0 ? rom[i * B + e] : P == 1 ? rom[0] : rom[base + e]; }
+  bool ovf() const { return false; }
 };
 
 template <class S> from_stream<S> streamed(S& s) { return from_stream<S>(s); }
 template <class T> from_splat<T> splat(T v) { return from_splat<T>(v); }
 template <int B, int P = 0, class T> from_rom<T, B, P> rom(const T* r) { return from_rom<T, B, P>(r); }
 
+// Every kernel keeps a sticky bit: the OR of the ovf of each beat it has read and of its
+// own saturations. Each beat it writes carries it, and flag.set() gets it at the end:
+// no_flag (the default), or flag_to(the top's flag of the output port the kernel writes).
+
 // out = Op(a): the only operand is streamed.
-template <class Op, class T, class S, int B>
-void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out) {
+template <class Op, class T, class S, int B, class F = no_flag>
+void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out, F flag = F()) {
   const int n = rows * (S::numel() / B);
   beat<T, B> prev = beat<T, B>();
+  bool ovf = false;
   for (int i = 0; i <= n; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
@@ -95,20 +104,24 @@ void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out) {
       beat<T, B> x = in.read();
       for (int e = 0; e < B; ++e) {
 #pragma HLS unroll
-        cur.v[e] = Op::apply(x.v[e]);
+        cur.v[e] = Op::apply(x.v[e], ovf);
       }
+      ovf = ovf || x.ovf;
+      cur.ovf = ovf;
     }
     if (i >= 1) out.write(prev);
     prev = cur;
   }
+  flag.set(ovf);
 }
 
 // out = Op(a, b) with each operand streamed, a splat or a ROM (at least one streamed).
 // Streamed operands are read in operand order, as the schedule lists them.
-template <class Op, class A, class Bsrc, class T, class S, int B>
-void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out) {
+template <class Op, class A, class Bsrc, class T, class S, int B, class F = no_flag>
+void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out, F flag = F()) {
   const int n = rows * (S::numel() / B);
   beat<T, B> prev = beat<T, B>();
+  bool ovf = false;
   for (int i = 0; i <= n; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
@@ -118,12 +131,15 @@ void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out) {
       b.fetch();
       for (int e = 0; e < B; ++e) {
 #pragma HLS unroll
-        cur.v[e] = Op::apply(T(a.at(i, e)), T(b.at(i, e)));
+        cur.v[e] = Op::apply(T(a.at(i, e)), T(b.at(i, e)), ovf);
       }
+      ovf = ovf || a.ovf() || b.ovf();
+      cur.ovf = ovf;
     }
     if (i >= 1) out.write(prev);
     prev = cur;
   }
+  flag.set(ovf);
 }
 
 }  // namespace inrarch_hls

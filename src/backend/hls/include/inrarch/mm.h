@@ -24,25 +24,26 @@
 
 namespace inrarch_hls {
 
-// Reads beat kb of a streamed A row into arow.
+// Reads beat kb of a streamed A row into arow; ovf |= the beat's.
 template <class AS, class T>
-void mm_read_beat(AS& a, T* arow, int kb) {
+void mm_read_beat(AS& a, T* arow, int kb, bool& ovf) {
   typename AS::beat_type x = a.read();
   for (int e = 0; e < AS::block; ++e) arow[kb * AS::block + e] = x.v[e];
+  ovf = ovf || x.ovf;
 }
 
 // What happens in the step that writes beat jb: nothing (a constant A), or the read of
 // beat jb of the next A row into the other half of the double buffer.
 struct mm_no_read {
-  void operator()(int) const {}
+  void operator()(int, bool&) const {}
 };
 template <class AS, class T>
 struct mm_next_row {
   AS& a;
   T* next;
   bool more;
-  void operator()(int jb) const {
-    if (more && jb < AS::shape_type::dim(1) / AS::block) mm_read_beat(a, next, jb);
+  void operator()(int jb, bool& ovf) const {
+    if (more && jb < AS::shape_type::dim(1) / AS::block) mm_read_beat(a, next, jb, ovf);
   }
 };
 
@@ -52,9 +53,9 @@ struct mm_next_row {
 // (MmCadence in schedule.h), and no MAC idles at the end of a dot product when PAR does
 // not divide K. Each element still sums its K products in order, then rounds once; at most
 // one beat completes a cycle (PAR is capped at BC*K). B is column-major: element n's
-// products read bm[n*K + k], PAR consecutive addresses a cycle.
+// products read bm[n*K + k], PAR consecutive addresses a cycle. ovf: the kernel's sticky bit.
 template <int PAR, int SHIFT, class T, int K, int N, class CS, class OnWrite>
-void mm_row(const T* arow, const T* bm, CS& c, const OnWrite& on_write) {
+void mm_row(const T* arow, const T* bm, CS& c, const OnWrite& on_write, bool& ovf) {
   typedef typename acc_type<T>::type acc_t;
   const int BC = CS::block, LANES = PAR < BC * K ? PAR : BC * K;
   typename CS::beat_type out;
@@ -67,13 +68,14 @@ void mm_row(const T* arow, const T* bm, CS& c, const OnWrite& on_write) {
       if (t + u >= N * K) break;
       acc += arow[k] * bm[n * K + k];
       if (++k < K) continue;
-      out.v[n % BC] = fit<T>(SHIFT == 0 ? acc : shift_pow2(acc, SHIFT));
+      out.v[n % BC] = fit<T>(SHIFT == 0 ? acc : shift_pow2(acc, SHIFT), ovf);
       acc = 0;
       k = 0;
       if (++n % BC) continue;
       INRARCH_STEP();
+      out.ovf = ovf;
       c.write(out);
-      on_write(n / BC - 1);
+      on_write(n / BC - 1, ovf);
     }
   }
 }
@@ -82,23 +84,24 @@ void mm_row(const T* arow, const T* bm, CS& c, const OnWrite& on_write) {
 // half of the double buffer): write step jb also reads beat jb; beats left over after the
 // last write are read at II=1.
 template <int PAR, int SHIFT, class T, int K, int N, class CS, class AS>
-void mm_write_row_reading(const T arow[K], const T* bm, CS& c, AS& a, T* next, bool more) {
+void mm_write_row_reading(const T arow[K], const T* bm, CS& c, AS& a, T* next, bool more,
+                          bool& ovf) {
   const int W = N / CS::block, R = K / AS::block;
-  mm_row<PAR, SHIFT, T, K, N>(arow, bm, c, mm_next_row<AS, T>{a, next, more});
+  mm_row<PAR, SHIFT, T, K, N>(arow, bm, c, mm_next_row<AS, T>{a, next, more}, ovf);
   for (int kb = W; more && kb < R; ++kb) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
-    mm_read_beat(a, next, kb);
+    mm_read_beat(a, next, kb, ovf);
   }
 }
 
 // Reads row i of a streamed A into arow.
 template <class AS, class T>
-void mm_read_row(AS& a, T* arow) {
+void mm_read_row(AS& a, T* arow, bool& ovf) {
   for (int kb = 0; kb < AS::shape_type::dim(1) / AS::block; ++kb) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
-    mm_read_beat(a, arow, kb);
+    mm_read_beat(a, arow, kb, ovf);
   }
 }
 
@@ -106,7 +109,7 @@ void mm_read_row(AS& a, T* arow) {
 // c*K + r. Row and column are running counters (a beat never straddles a row), so no
 // divider; the BB writes of one beat are K apart (distinct banks unless PAR divides K).
 template <class BS, class T>
-void mm_read_b(BS& b, T* bm) {
+void mm_read_b(BS& b, T* bm, bool& ovf) {
   const int K = BS::shape_type::dim(0), N = BS::shape_type::dim(1), BB = BS::block;
   int r = 0, c = 0;
   for (int i = 0; i < BS::beats; ++i) {
@@ -114,6 +117,7 @@ void mm_read_b(BS& b, T* bm) {
     INRARCH_STEP();
     typename BS::beat_type x = b.read();
     for (int e = 0; e < BB; ++e) bm[(c + e) * K + r] = x.v[e];
+    ovf = ovf || x.ovf;
     c += BB;
     if (c == N) {
       c = 0;
@@ -122,53 +126,60 @@ void mm_read_b(BS& b, T* bm) {
   }
 }
 
+// The three forms take a trailing flag (elementwise.h: no_flag or the top's port_flag).
 // A and B streamed; bm column-major (mm_read_b).
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BB, int BC>
+template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BB, int BC, class F = no_flag>
 void mm(array_stream<T, shape<M, K>, BA>& a, array_stream<T, shape<K, N>, BB>& b,
-        array_stream<T, shape<M, N>, BC>& c) {
+        array_stream<T, shape<M, N>, BC>& c, F flag = F()) {
   T bm[K * N];
 #pragma HLS array_partition variable = bm cyclic factor = PAR dim = 1
   T arow[2][K];
 #pragma HLS array_partition variable = arow cyclic factor = PAR dim = 2
-  mm_read_b(b, bm);
-  mm_read_row(a, arow[0]);
+  bool ovf = false;
+  mm_read_b(b, bm, ovf);
+  mm_read_row(a, arow[0], ovf);
   for (int i = 0; i < M; ++i)
-    mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], bm, c, a, arow[(i + 1) % 2], i + 1 < M);
+    mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], bm, c, a, arow[(i + 1) % 2], i + 1 < M, ovf);
+  flag.set(ovf);
 }
 
 // A streamed, B a constant ROM (column-major K x N, weights.h): the SIREN layers.
 // ROM_BANKS is a const int because a pragma argument must be a constant; Vitis accepts
 // const variables there (UG1399, "Using Constants with Pragmas"), not every expression.
 // A has rows * M rows (M per sample); B is the same for every sample.
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BC>
+template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BC, class F = no_flag>
 void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
-              array_stream<T, shape<M, N>, BC>& c) {
+              array_stream<T, shape<M, N>, BC>& c, F flag = F()) {
   const int ROM_BANKS = (PAR + 1) / 2;
   (void)ROM_BANKS;  // read only by the pragmas
 #pragma HLS array_partition variable = b_rom cyclic factor = ROM_BANKS dim = 1
 #pragma HLS bind_storage variable = b_rom type = rom_2p impl = bram
   T arow[2][K];
 #pragma HLS array_partition variable = arow cyclic factor = PAR dim = 2
-  mm_read_row(a, arow[0]);
+  bool ovf = false;
+  mm_read_row(a, arow[0], ovf);
   const int rows_of_a = rows * M;
   for (int i = 0; i < rows_of_a; ++i)
     mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], b_rom, c, a, arow[(i + 1) % 2],
-                                              i + 1 < rows_of_a);
+                                              i + 1 < rows_of_a, ovf);
+  flag.set(ovf);
 }
 
 // A a constant ROM (row-major M x K: row i's PAR reads are already consecutive), B streamed
 // (the paper's Fig. 5: W · x).
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BB, int BC>
+template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BB, int BC, class F = no_flag>
 void mm_rom_a(const T a_rom[M * K], array_stream<T, shape<K, N>, BB>& b,
-              array_stream<T, shape<M, N>, BC>& c) {
+              array_stream<T, shape<M, N>, BC>& c, F flag = F()) {
   const int ROM_BANKS = (PAR + 1) / 2;
   (void)ROM_BANKS;  // read only by the pragmas
 #pragma HLS array_partition variable = a_rom cyclic factor = ROM_BANKS dim = 1
 #pragma HLS bind_storage variable = a_rom type = rom_2p impl = bram
   T bm[K * N];
 #pragma HLS array_partition variable = bm cyclic factor = PAR dim = 1
-  mm_read_b(b, bm);
-  for (int i = 0; i < M; ++i) mm_row<PAR, SHIFT, T, K, N>(a_rom + i * K, bm, c, mm_no_read());
+  bool ovf = false;
+  mm_read_b(b, bm, ovf);
+  for (int i = 0; i < M; ++i) mm_row<PAR, SHIFT, T, K, N>(a_rom + i * K, bm, c, mm_no_read(), ovf);
+  flag.set(ovf);
 }
 
 }  // namespace inrarch_hls

@@ -13,36 +13,50 @@
 #define INRARCH_HLS_MOVEMENT_H
 
 #include <type_traits>
+#include <utility>
 
 #include "array_stream.h"
 #include "elementwise.h"  // from_rom
 
 namespace inrarch_hls {
 
-template <class T, class S, int B, class... Outs>
-void copy_stream(int rows, array_stream<T, S, B>& in, Outs&... outs) {
+// Every kernel here keeps the sticky overflow bit of elementwise.h; the forms that may
+// write an output port take a flag: a trailing one, or first where the streams are a pack
+// (copy_stream_port, gather_port).
+template <class F, class T, class S, int B, class... Outs>
+void copy_stream_port(int rows, F flag, array_stream<T, S, B>& in, Outs&... outs) {
   const int n = rows * (S::numel() / B);
+  bool ovf = false;
   for (int i = 0; i < n; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
     beat<T, B> v = in.read();
+    ovf = ovf || v.ovf;
+    v.ovf = ovf;
     int order[] = {(outs.write(v), 0)...};  // braced list: left to right
     (void)order;
   }
+  flag.set(ovf);
+}
+template <class T, class S, int B, class... Outs>
+void copy_stream(int rows, array_stream<T, S, B>& in, Outs&... outs) {
+  copy_stream_port(rows, no_flag(), in, outs...);
 }
 
 // out[idx] = in[idx permuted]: output dim d is input dim P[d]. Transpose is <1, 0>.
-template <int... P, class T, class SI, int BI, class SO, int BO>
-void permute(array_stream<T, SI, BI>& in, array_stream<T, SO, BO>& out) {
+template <int... P, class T, class SI, int BI, class SO, int BO, class F = no_flag>
+void permute(array_stream<T, SI, BI>& in, array_stream<T, SO, BO>& out, F flag = F()) {
   static_assert(sizeof...(P) == SI::rank && SI::rank == SO::rank, "permute: rank");
   static_assert(SI::numel() == SO::numel(), "permute: size");
   const int perm[] = {P..., 0};
   T buf[SI::numel()];
+  bool ovf = false;
   for (int i = 0; i < SI::numel() / BI; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
     beat<T, BI> x = in.read();
     for (int e = 0; e < BI; ++e) buf[i * BI + e] = x.v[e];
+    ovf = ovf || x.ovf;
   }
   for (int o = 0; o < SO::numel() / BO; ++o) {
 #pragma HLS pipeline II = 1
@@ -54,14 +68,17 @@ void permute(array_stream<T, SI, BI>& in, array_stream<T, SO, BO>& out) {
       for (int d = 0; d < SO::rank; ++d) ii[perm[d]] = oi[d];
       y.v[e] = buf[SI::ravel(ii)];
     }
+    y.ovf = ovf;
     out.write(y);
   }
+  flag.set(ovf);
 }
 
 // A constant output played from ROM, one beat a step; P > 0: the ROM holds the P values a
 // broadcast repeats, read with the wrapping index of from_rom (elementwise.h).
-template <int P = 0, class T, class S, int B>
-void rom_source(int rows, const T* rom, array_stream<T, S, B>& out) {
+// Constants never saturate: ovf is 0 on every beat and the flag.
+template <int P = 0, class T, class S, int B, class F = no_flag>
+void rom_source(int rows, const T* rom, array_stream<T, S, B>& out, F flag = F()) {
   from_rom<T, B, P> r(rom);
   const int n = rows * (S::numel() / B);
   for (int i = 0; i < n; ++i) {
@@ -70,16 +87,19 @@ void rom_source(int rows, const T* rom, array_stream<T, S, B>& out) {
     r.fetch();
     beat<T, B> y;
     for (int e = 0; e < B; ++e) y.v[e] = r.at(i, e);
+    y.ovf = false;
     out.write(y);
   }
+  flag.set(false);
 }
 
 // ---- gather maps: need(o, slot, elem) and value(o, buf, off) -----------------------------
 // Input k's elements live in buf[off[k] ...] once read.
+// value(o, buf, off, ovf): ovf |= whether the value saturated (only a sum can).
 template <class Self>
 struct gather_copy {  // value = the needed element (every op but sum)
   template <class T>
-  static T value(int o, const T* buf, const int* off) {
+  static T value(int o, const T* buf, const int* off, bool&) {
     int slot = 0, elem = 0;
     Self::need(o, slot, elem);
     return buf[off[slot] + elem];
@@ -153,7 +173,7 @@ struct map_sum {
   }
   // The sum over the reduced dims (odometer over them), accumulated exactly.
   template <class T>
-  static T value(int o, const T* buf, const int*) {
+  static T value(int o, const T* buf, const int*, bool& ovf) {
     typedef typename acc_type<T>::type acc_t;
     int ii[kMaxRank];
     out_to_in(o, ii);
@@ -170,7 +190,7 @@ struct map_sum {
       }
       if (d < 0) break;
     }
-    return fit<T>(acc);
+    return fit<T>(acc, ovf);
   }
 };
 
@@ -200,16 +220,17 @@ void gather_fill(const_operand<T, S>& c, int k, T* buf, const int* off) {
   for (int e = 0; e < S::numel(); ++e) buf[off[k] + e] = c.rom ? c.rom[e] : c.value;
 }
 template <class T, class S>
-bool gather_read_one(const_operand<T, S>&, int, int*, const int*, T*, const int*) {
+bool gather_read_one(const_operand<T, S>&, int, int*, const int*, T*, const int*, bool&) {
   return true;
 }
 
 template <class S>
 bool gather_read_one(S& in, int k, int* got, const int* need, typename S::elem_type* buf,
-                     const int* off) {
+                     const int* off, bool& ovf) {
   if (got[k] >= need[k]) return true;
   typename S::beat_type x = in.read();
   for (int e = 0; e < S::block; ++e) buf[off[k] + got[k] * S::block + e] = x.v[e];
+  ovf = ovf || x.ovf;
   ++got[k];
   return got[k] >= need[k];
 }
@@ -227,13 +248,16 @@ constexpr int sum_numel() {
 // Samples are independent: the map works within one sample's arrays, `rows` times; the
 // beats one sample never needs are drained after its last write, which is where the
 // whole-batch schedule reads them too (before the next sample's first needed beat).
-template <class Map, class T, class SO, int BO, class... Ins>
-void gather(int rows, array_stream<T, SO, BO>& out, Ins&&... ins) {
+// A beat read but never needed (a slice's, drained) still sets the sticky bit when it is
+// read before the last write.
+template <class Map, class F, class T, class SO, int BO, class... Ins>
+void gather_port(int rows, F flag, array_stream<T, SO, BO>& out, Ins&&... ins) {
   enum { K = sizeof...(Ins), TOTAL = sum_numel<typename std::decay<Ins>::type...>() };
   const int numel[] = {std::decay<Ins>::type::numel...};
   const int block[] = {std::decay<Ins>::type::block...};
   const int beats[] = {gather_beats(ins)...};
   int off[K], need[K], got[K];
+  bool ovf = false;
   for (int k = 0, o = 0; k < K; o += numel[k], ++k) off[k] = o;
   // One sample's inputs are buffered in C simulation (simplest correct form); the
   // schedule's buffer model counts only the replay span (expand) and open sums.
@@ -255,12 +279,13 @@ void gather(int rows, array_stream<T, SO, BO>& out, Ins&&... ins) {
 #pragma HLS pipeline II = 1
         INRARCH_STEP();
         int k = 0;
-        bool all[] = {gather_read_one(ins, k++, got, need, buf, off)...};
+        bool all[] = {gather_read_one(ins, k++, got, need, buf, off, ovf)...};
         done = true;
         for (int j = 0; j < K; ++j) done = done && all[j];
         if (done) {
           beat<T, BO> y;
-          for (int e = 0; e < BO; ++e) y.v[e] = Map::template value<T>(ob * BO + e, buf, off);
+          for (int e = 0; e < BO; ++e) y.v[e] = Map::template value<T>(ob * BO + e, buf, off, ovf);
+          y.ovf = ovf;
           out.write(y);
         }
       }
@@ -272,10 +297,15 @@ void gather(int rows, array_stream<T, SO, BO>& out, Ins&&... ins) {
       if (!any) break;
       INRARCH_STEP();
       int k = 0;
-      bool all[] = {gather_read_one(ins, k++, got, need, buf, off)...};
+      bool all[] = {gather_read_one(ins, k++, got, need, buf, off, ovf)...};
       (void)all;
     }
   }
+  flag.set(ovf);
+}
+template <class Map, class T, class SO, int BO, class... Ins>
+void gather(int rows, array_stream<T, SO, BO>& out, Ins&&... ins) {
+  gather_port<Map>(rows, no_flag(), out, std::forward<Ins>(ins)...);
 }
 
 }  // namespace inrarch_hls

@@ -48,31 +48,32 @@ struct multiplier<op_mul_fabric> {
 };
 template <> struct rule_of<op_div> { static const scale_rule value = kQuotient; };
 
+// ovf |= any conversion into T that saturated (array_stream.h fit).
 template <class Op, int EA, int EO>
 struct scaled1 {
   template <class T>
-  static T apply(const T& a) {
+  static T apply(const T& a, bool& o) {
     typedef typename acc_type<T>::type A;
     const scale_rule r = rule_of<Op>::value;
-    if (r == kHomogeneous) return fit<T>(shift_pow2(A(Op::apply(a)), EO - EA));
-    if (r == kInvariant) return fit<T>(shift_pow2(A(Op::apply(a)), EO));
-    T x = EA == 0 ? a : fit<T>(shift_pow2(A(a), -EA));
-    return EO == 0 ? Op::apply(x) : fit<T>(shift_pow2(A(Op::apply(x)), EO));
+    if (r == kHomogeneous) return fit<T>(shift_pow2(A(Op::apply(a, o)), EO - EA), o);
+    if (r == kInvariant) return fit<T>(shift_pow2(A(Op::apply(a, o)), EO), o);
+    T x = EA == 0 ? a : fit<T>(shift_pow2(A(a), -EA), o);
+    return EO == 0 ? Op::apply(x, o) : fit<T>(shift_pow2(A(Op::apply(x, o)), EO), o);
   }
 };
 
 template <class Op, int EA, int EB, int EO>
 struct scaled2 {
   template <class T>
-  static T apply(const T& a, const T& b) {
+  static T apply(const T& a, const T& b, bool& o) {
     typedef typename acc_type<T>::type A;
     const scale_rule r = rule_of<Op>::value;
-    if (r == kSum) return fit<T>(Op::apply(shift_pow2(A(a), EO - EA), shift_pow2(A(b), EO - EB)));
-    if (r == kProduct) return fit<T>(shift_pow2(multiplier<Op>::product(a, b), EO - EA - EB));
-    if (r == kQuotient) return fit<T>(shift_pow2(A(Op::apply(a, b)), EO - EA + EB));
-    T x = EA == 0 ? a : fit<T>(shift_pow2(A(a), -EA));
-    T y = EB == 0 ? b : fit<T>(shift_pow2(A(b), -EB));
-    return EO == 0 ? Op::apply(x, y) : fit<T>(shift_pow2(A(Op::apply(x, y)), EO));
+    if (r == kSum) return fit<T>(Op::apply(shift_pow2(A(a), EO - EA), shift_pow2(A(b), EO - EB), o), o);
+    if (r == kProduct) return fit<T>(shift_pow2(multiplier<Op>::product(a, b), EO - EA - EB), o);
+    if (r == kQuotient) return fit<T>(shift_pow2(A(Op::apply(a, b, o)), EO - EA + EB), o);
+    T x = EA == 0 ? a : fit<T>(shift_pow2(A(a), -EA), o);
+    T y = EB == 0 ? b : fit<T>(shift_pow2(A(b), -EB), o);
+    return EO == 0 ? Op::apply(x, y, o) : fit<T>(shift_pow2(A(Op::apply(x, y, o)), EO), o);
   }
 };
 

@@ -164,10 +164,12 @@ class driver : public region::runner {
     const std::size_t n = std::size_t(rows_) * S::numel;
     sources_.push_back({id, [&s, path, n] { tb::feed(s, tb::load_bin(path, n)); }});
   }
+  // flag: the top's overflow flag of this output port (docs/hls.md "Range safety").
   template <class S>
-  void sink(int id, S& s, const std::string& golden, const std::string& output) {
+  void sink(int id, S& s, const std::string& golden, const std::string& output, const bool& flag) {
     std::size_t k = got_.size();
     got_.emplace_back();
+    flags_.push_back(&flag);
     golden_.push_back(data_ + "/" + golden);
     sizes_.push_back(std::size_t(rows_) * S::numel);
     sink_names_.push_back(output);
@@ -193,6 +195,7 @@ class driver : public region::runner {
   void run_threaded();
   int report_threaded();
   std::string errors_json();
+  std::string overflow_flags_json() const;
 
   std::string mode_ = "seq", trace_, data_ = "data";
   int rows_ = 1;
@@ -211,6 +214,7 @@ class driver : public region::runner {
   std::vector<std::size_t> sizes_;
   std::vector<std::string> sink_names_;
   std::vector<int> columns_;
+  std::vector<const bool*> flags_;  // by sink
 };
 
 // A JSON string literal's body (process names and messages are plain, but be safe).
@@ -232,6 +236,15 @@ inline std::string json_number(double v) {
   return buf;
 }
 
+// The top's overflow flags: "overflow_flag" (any), "overflow_flags" (the outputs that set it).
+inline std::string driver::overflow_flags_json() const {
+  std::string names;
+  for (std::size_t k = 0; k < flags_.size(); ++k)
+    if (*flags_[k]) names += std::string(names.empty() ? "\"" : ", \"") + json_escape(sink_names_[k]) + "\"";
+  return std::string(", \"overflow_flag\": ") + (names.empty() ? "false" : "true") +
+         ", \"overflow_flags\": [" + names + "]";
+}
+
 inline std::string driver::errors_json() {
   tb::errors err;
   for (std::size_t k = 0; k < got_.size(); ++k)
@@ -243,7 +256,7 @@ inline std::string driver::errors_json() {
                     (rec_.first_overflow < 0 ? std::string()
                                              : ", \"first_overflow\": \"" +
                                                    json_escape(names_.at(rec_.first_overflow)) + "\"") +
-                    ", \"worst_columns\": [";
+                    overflow_flags_json() + ", \"worst_columns\": [";
   for (std::size_t i = 0; i < err.worst.size(); ++i) {
     const tb::column_error& c = err.worst[i];
     out += std::string(i ? ", " : "") + "{\"output\": \"" + json_escape(c.output) +

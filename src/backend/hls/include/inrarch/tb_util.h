@@ -25,27 +25,32 @@ inline std::vector<double> load_bin(const std::string& file, std::size_t n) {
   return v;
 }
 
-// Writes the arrays (row-major, all samples) into the stream, one beat a step.
+// Writes the arrays (row-major, all samples) into the stream, one beat a step. An input
+// outside the number type saturates and marks its beat (and, sticky, every later one), as
+// a host writing the port would.
 template <class S>
 void feed(S& s, const std::vector<double>& v) {
   typedef typename S::elem_type T;
   const int n = int(v.size()) / S::block;
+  bool ovf = false;
   for (int i = 0; i < n; ++i) {
     INRARCH_STEP();
     typename S::beat_type b;
-    for (int e = 0; e < S::block; ++e) b.v[e] = fit<T>(v[i * S::block + e]);
+    for (int e = 0; e < S::block; ++e) b.v[e] = fit<T>(v[i * S::block + e], ovf);
+    b.ovf = ovf;
     s.write(b);
   }
 }
 
-// Reads `rows` samples' arrays from the stream.
+// Reads `rows` samples' arrays from the stream; *ovf (when given) |= every beat's ovf.
 template <class S>
-std::vector<double> drain(S& s, int rows) {
+std::vector<double> drain(S& s, int rows, bool* ovf = 0) {
   std::vector<double> v(std::size_t(rows) * S::numel);
   for (int i = 0; i < rows * S::beats; ++i) {
     INRARCH_STEP();
     typename S::beat_type b = s.read();
     for (int e = 0; e < S::block; ++e) v[i * S::block + e] = to_double(b.v[e]);
+    if (ovf) *ovf = *ovf || b.ovf;
   }
   return v;
 }

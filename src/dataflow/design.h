@@ -29,6 +29,8 @@ inline constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
 // cycle); a deeper one is a RAM whose read port adds a cycle (LightningSim's rule). It is
 // also the least depth FIFO sizing gives any stream, and every stream's initial depth.
 inline constexpr int64_t kShiftRegisterDepth = 2;
+// Bits a beat carries besides its elements: the overflow flag (inrarch_hls::beat::ovf).
+inline constexpr int64_t kBeatSidebandBits = 1;
 // Cycles from a write to the earliest read of that beat (the RAW edge of the event graph).
 inline constexpr int64_t raw_delay(int64_t depth) { return depth <= kShiftRegisterDepth ? 1 : 2; }
 
@@ -108,7 +110,9 @@ struct Stream {
   int32_t elem_bits = 32;
 
   int64_t beats() const;    // numel(shape) / block
-  int64_t width_bits() const { return block * elem_bits; }
+  // A beat's bits in its FIFO: the elements and the 1-bit overflow sideband every beat of
+  // the HLS kernel library carries (docs/hls.md "Range safety").
+  int64_t width_bits() const { return block * elem_bits + kBeatSidebandBits; }
 };
 
 // How a value read by k > 1 consumers fans out. Star: one copy with k outputs (the paper's

@@ -1,9 +1,10 @@
 // On-chip memory of a design (docs/dataflow.md §5): FIFO storage and kernel-internal storage,
 // reported separately.
 //
-// FIFO of depth d and width w = block * elem_bits: bits = d * w. BRAM18K (LightningSim's
-// rule): depth <= 2 is a shift register (0 BRAM); otherwise the cheapest tiling by 18Kb
-// blocks in one of the aspect ratios 1K x 18, 2K x 9, 4K x 4, 8K x 2, 16K x 1.
+// FIFO of depth d and width w = block * elem_bits + 1 (the beat's overflow bit, design.h):
+// bits = d * w. BRAM18K (LightningSim's rule): depth <= 2 is a shift register (0 BRAM);
+// otherwise the cheapest tiling by 18Kb blocks in one of the aspect ratios 1K x 18,
+// 2K x 9, 4K x 4, 8K x 2, 16K x 1.
 #pragma once
 
 #include <cstdint>

@@ -20,6 +20,8 @@ PACKAGES=(
   clang-14 libclang-rt-14-dev
   # the HTML report (inrarch report): Graphviz draws the design, headless Chromium tests the page
   graphviz chromium
+  # the RTL backend's checks: Verilator simulates and lints, Icarus parses, Yosys synthesizes
+  verilator iverilog yosys
 )
 
 missing=()

@@ -1,0 +1,172 @@
+// emit_rtl and the generated top: one FIFO per stream at its sized depth, one kernel
+// module per process, the sources and sinks as the top's AXI4-Stream ports.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "backend/rtl/rtl_detail.h"
+#include "dataflow/kernels.h"
+#include "support/error.h"
+#include "support/files.h"
+
+namespace inrarch::rtl::detail {
+
+using dataflow::Kind;
+using dataflow::Process;
+using dataflow::ProcessId;
+using dataflow::StreamId;
+
+// The kernel kinds the slice has modules for; anything else is named in one error.
+void check_process(const dataflow::Design& d, ProcessId pid) {
+  const Process& p = d.processes[pid];
+  switch (p.kind) {
+    case Kind::Source:
+      if (p.op != ir::Op::Input)
+        throw Error("rtl: process " + p.name + ": a constant output (source played from a ROM) is not supported yet");
+      return;
+    case Kind::Sink: case Kind::Copy: return;
+    case Kind::Unary: case Kind::Binary:
+      lane_op(p.op);  // throws for an op without a lane
+      for (const auto& od : p.operands)
+        if (od.stream < 0 && !od.splat)
+          throw Error(fmt::format("rtl: process {} ({}): a ROM operand is not supported yet "
+                                  "(splats and streams are)", p.name, ir::op_name(p.op)));
+      return;
+    case Kind::Mm: case Kind::Transpose: case Kind::Permute: case Kind::Gather: case Kind::Custom:
+      break;
+  }
+  throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
+                          "backend has source, sink, copy and elementwise add/sub/mul/neg",
+                          p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
+}
+
+namespace {
+
+std::string beat_comment(const Ctx& c, StreamId s) {
+  const auto& st = c.d.streams[s];
+  return fmt::format("// {}: {} x fixed<{},{}> + ovf per beat, {} beats, depth {}, exponent {}",
+                     st.name, st.block, c.w, c.w - c.f, st.beats(), c.depth[s], c.stream_exp(s));
+}
+
+int64_t beat_width(const Ctx& c, StreamId s) { return c.d.streams[s].block * c.w + 1; }
+
+// The wires and FIFO of one stream: <name>_{w,r}_{data,valid,ready}.
+std::string fifo(const Ctx& c, StreamId s) {
+  const std::string& n = c.d.streams[s].name;
+  return fmt::format(
+      "  {0}\n  logic [{1}:0] {2}_w_data, {2}_r_data;\n  logic {2}_w_valid, {2}_w_ready, {2}_r_valid, {2}_r_ready;\n"
+      "  inrarch_fifo #(.WIDTH({3}), .DEPTH({4})) u_{2} (\n      .clk, .rst, .w_data({2}_w_data), .w_valid({2}_w_valid), .w_ready({2}_w_ready),\n"
+      "      .r_data({2}_r_data), .r_valid({2}_r_valid), .r_ready({2}_r_ready));\n",
+      beat_comment(c, s), beat_width(c, s) - 1, n, beat_width(c, s), c.depth[s]);
+}
+
+std::string ports_of(const std::string& stem, const std::string& dir, const std::string& n) {
+  return fmt::format(".{0}_data({1}_{2}_data), .{0}_valid({1}_{2}_valid), .{0}_ready({1}_{2}_ready)",
+                     stem, n, dir);
+}
+
+std::string ew_params(const Ctx& c, ProcessId pid) {
+  const Process& p = c.d.processes[pid];
+  const StreamId out = p.outputs.at(0);
+  std::string s = fmt::format(".OP({}), .B({}), .W({}), .F({}), .FA({}), .EA({})", int(lane_op(p.op)),
+                              c.d.streams[out].block, c.w, c.f, c.fa, c.operand_exp(pid, 0));
+  if (p.operands.size() > 1) s += fmt::format(", .EB({})", c.operand_exp(pid, 1));
+  return s + fmt::format(", .EO({}), .BEATS({})", c.stream_exp(out), c.d.streams[out].beats());
+}
+
+std::string elementwise(const Ctx& c, ProcessId pid) {
+  const Process& p = c.d.processes[pid];
+  const std::string out = ports_of("out", "w", c.d.streams[p.outputs.at(0)].name);
+  if (p.operands.size() == 1)
+    return fmt::format("  inrarch_ew1 #({}) u_{} (\n      .clk, .rst, {},\n      {});\n", ew_params(c, pid),
+                       p.name, ports_of("in", "r", c.d.streams[p.inputs.at(0)].name), out);
+  if (p.inputs.size() == 2)
+    return fmt::format("  inrarch_ew2 #({}) u_{} (\n      .clk, .rst, {},\n      {},\n      {});\n",
+                       ew_params(c, pid), p.name, ports_of("a", "r", c.d.streams[p.inputs[0]].name),
+                       ports_of("b", "r", c.d.streams[p.inputs[1]].name), out);
+  const size_t cslot = p.operands.at(0).stream < 0 ? 0 : 1;
+  return fmt::format("  inrarch_ew2c #({}, .CSLOT({}), .C({}'h{:x})) u_{} (\n      .clk, .rst, {},\n      {});\n",
+                     ew_params(c, pid), cslot, c.w, c.splat_bits(pid, cslot), p.name,
+                     ports_of("in", "r", c.d.streams[p.inputs.at(0)].name), out);
+}
+
+std::string copy(const Ctx& c, ProcessId pid) {
+  const Process& p = c.d.processes[pid];
+  const StreamId in = p.inputs.at(0);
+  std::string data, valid, ready;
+  for (size_t k = p.outputs.size(); k-- > 0;) {  // a concatenation lists bit OUTS-1 first
+    const std::string& n = c.d.streams[p.outputs[k]].name;
+    valid += (valid.empty() ? "" : ", ") + n + "_w_valid";
+    ready += (ready.empty() ? "" : ", ") + n + "_w_ready";
+    data += fmt::format("  assign {}_w_data = {}_data;\n", n, p.name);
+  }
+  return fmt::format(
+      "  logic [{0}:0] {1}_data;\n  inrarch_copy #(.WIDTH({2}), .BEATS({3}), .OUTS({4})) u_{1} (\n"
+      "      .clk, .rst, {5},\n      .out_data({1}_data), .out_valid({{{6}}}), .out_ready({{{7}}}));\n{8}",
+      beat_width(c, in) - 1, p.name, beat_width(c, in), c.d.streams[in].beats(), p.outputs.size(),
+      ports_of("in", "r", c.d.streams[in].name), valid, ready, data);
+}
+
+// A source (the input port writes its stream) or a sink (its stream feeds the output port).
+std::string port_process(const Ctx& c, ProcessId pid) {
+  const Process& p = c.d.processes[pid];
+  const bool in = p.kind == Kind::Source;
+  const StreamId s = in ? p.outputs.at(0) : p.inputs.at(0);
+  const std::string port = fmt::format(".port_data({{{0}_tuser, {0}_tdata}}), .port_valid({0}_tvalid), .port_ready({0}_tready)", p.name);
+  const std::string fifo = in ? ports_of("out", "w", c.d.streams[s].name) : ports_of("in", "r", c.d.streams[s].name);
+  return fmt::format("  inrarch_{} #(.WIDTH({}), .BEATS({})) u_{} (\n      .clk, .rst, {},\n      {});\n",
+                     in ? "source" : "sink", beat_width(c, s), c.d.streams[s].beats(), p.name,
+                     in ? port : fifo, in ? fifo : port);
+}
+
+std::string process(const Ctx& c, ProcessId pid) {
+  const Process& p = c.d.processes[pid];
+  const std::string head = fmt::format("  // {} ({})\n", p.name, dataflow::kind_name(p.kind));
+  switch (p.kind) {
+    case Kind::Source: case Kind::Sink: return head + port_process(c, pid);
+    case Kind::Copy: return head + copy(c, pid);
+    default: return head + elementwise(c, pid);  // make_ctx admitted nothing else
+  }
+}
+
+// Simulation only: every FIFO op reported to the testbench (tb_main.cpp's inrarch_trace).
+std::string trace_block(const Ctx& c) {
+  std::string s = "`ifdef INRARCH_TRACE\n  import \"DPI-C\" function void inrarch_trace(input int stream, input bit write);\n"
+                  "  always_ff @(posedge clk) begin\n    if (!rst) begin\n";
+  for (size_t i = 0; i < c.d.streams.size(); ++i) {
+    const std::string& n = c.d.streams[i].name;
+    s += fmt::format("      if ({0}_w_valid && {0}_w_ready) inrarch_trace({1}, 1'b1);\n"
+                     "      if ({0}_r_valid && {0}_r_ready) inrarch_trace({1}, 1'b0);\n", n, i);
+  }
+  return s + "    end\n  end\n`endif\n";
+}
+
+}  // namespace
+
+std::string top_sv(const Ctx& c) {
+  std::string ports;
+  for (ProcessId p : input_ports(c.d)) {
+    const StreamId s = c.d.processes[p].outputs.at(0);
+    ports += fmt::format(",\n    input  logic [{1}:0] {0}_tdata,\n    input  logic {0}_tuser,\n"
+                         "    input  logic {0}_tvalid,\n    output logic {0}_tready",
+                         c.d.processes[p].name, beat_width(c, s) - 2);
+  }
+  for (ProcessId p : output_ports(c.d)) {
+    const StreamId s = c.d.processes[p].inputs.at(0);
+    ports += fmt::format(",\n    output logic [{1}:0] {0}_tdata,\n    output logic {0}_tuser,\n"
+                         "    output logic {0}_tvalid,\n    input  logic {0}_tready",
+                         c.d.processes[p].name, beat_width(c, s) - 2);
+  }
+  std::string body;
+  for (size_t s = 0; s < c.d.streams.size(); ++s) body += fifo(c, StreamId(s));
+  for (size_t p = 0; p < c.d.processes.size(); ++p) body += "\n" + process(c, ProcessId(p));
+  return fmt::format(
+      "// Generated by inrarch: the design's top. Every stream is an inrarch_fifo at its sized depth,\n"
+      "// every process a kernel module following its schedule (docs/rtl.md). Ports: AXI4-Stream,\n"
+      "// tdata = the beat's elements (element e at bits [e*{1} +: {1}], fixed<{1},{2}>), tuser = its\n"
+      "// overflow flag. Cycle 0 is the first cycle with rst low.\n"
+      "module {0} (\n    input  logic clk,\n    input  logic rst{3}\n);\n{4}\n{5}endmodule\n",
+      c.opt.top, c.w, c.w - c.f, ports, body, trace_block(c));
+}
+
+}  // namespace inrarch::rtl::detail

@@ -1,0 +1,126 @@
+// emit_rtl: the checks (number type, supported processes), the emitter's context, and the
+// files of OUT/rtl.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "backend/rtl/rtl_detail.h"
+#include "support/error.h"
+#include "support/files.h"
+
+namespace inrarch::rtl {
+
+namespace detail {
+
+using dataflow::Kind;
+using dataflow::ProcessId;
+
+LaneOp lane_op(ir::Op op) {
+  switch (op) {
+    case ir::Op::Add: return kAdd;
+    case ir::Op::Sub: return kSub;
+    case ir::Op::Mul: return kMul;
+    case ir::Op::Neg: return kNeg;
+    default: break;
+  }
+  throw Error(fmt::format("rtl: elementwise op {} is not supported yet (add, sub, mul, neg are)",
+                          ir::op_name(op)));
+}
+
+int Ctx::stream_exp(dataflow::StreamId s) const {
+  return opt.stream_exp.empty() ? 0 : opt.stream_exp.at(s);
+}
+
+int Ctx::operand_exp(ProcessId p, size_t slot) const {
+  return opt.operand_exp.empty() ? 0 : opt.operand_exp.at(p).at(slot);
+}
+
+// As the HLS emitter's value_literal: rounded to nearest on the grid, saturated.
+uint64_t Ctx::splat_bits(ProcessId p, size_t slot) const {
+  const double v = std::nearbyint(std::ldexp(*d.processes[p].operands.at(slot).splat, operand_exp(p, slot) + f));
+  const double top = std::ldexp(1.0, w - 1);
+  const auto raw = static_cast<int64_t>(std::clamp(v, -top, top - 1));
+  return static_cast<uint64_t>(raw) & ((uint64_t(1) << w) - 1);
+}
+
+std::vector<ProcessId> input_ports(const dataflow::Design& d) {
+  std::vector<ProcessId> v;
+  for (size_t p = 0; p < d.processes.size(); ++p)
+    if (d.processes[p].kind == Kind::Source) v.push_back(ProcessId(p));
+  return v;
+}
+
+std::vector<ProcessId> output_ports(const dataflow::Design& d) {
+  std::vector<ProcessId> v;
+  for (size_t p = 0; p < d.processes.size(); ++p)
+    if (d.processes[p].kind == Kind::Sink) v.push_back(ProcessId(p));
+  return v;
+}
+
+}  // namespace detail
+
+namespace {
+
+void check_type(const RtlOptions& o) {
+  // The lanes rely on the HLS accumulator ap_fixed<64, 2I+8> holding every value and
+  // product of the type exactly (inrarch_lane2.sv): then the scaled and unscaled operators
+  // of the HLS library agree, and a product fits the 64-bit multiply.
+  if (o.width < 2 || o.width > 32 || o.int_bits < 1 || o.int_bits > 24 || o.width + o.int_bits > 56)
+    throw Error(fmt::format("rtl: number type fixed<{},{}> is not supported (W <= 32, I <= 24, W + I <= 56)",
+                            o.width, o.int_bits));
+}
+
+void write_bin(const std::filesystem::path& f, const Tensor& t) {
+  std::ofstream o(f, std::ios::binary);
+  o.write(reinterpret_cast<const char*>(t.data.data()),
+          static_cast<std::streamsize>(t.data.size() * sizeof(double)));
+  if (!o) throw Error("rtl: cannot write " + f.string());
+}
+
+}  // namespace
+
+namespace detail {
+
+Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& opt) {
+  check_type(opt);
+  Ctx c{d, b, opt, 32, 22, 36, {}};
+  c.w = opt.width;
+  c.f = opt.width - opt.int_bits;
+  c.fa = 64 - (2 * opt.int_bits + 8);
+  for (size_t p = 0; p < d.processes.size(); ++p) check_process(d, ProcessId(p));
+  for (const auto& s : d.streams)  // unbounded: never full, read two cycles after a write
+    c.depth.push_back(s.depth == dataflow::kUnbounded ? std::max<int64_t>(s.beats(), 3) : s.depth);
+  return c;
+}
+
+}  // namespace detail
+
+void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& opt,
+              const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  const detail::Ctx c = detail::make_ctx(d, b, opt);
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<std::string> sv;
+  for (const auto& lib : {detail::library_stream_files(), detail::library_arith_files()})
+    for (const auto& f : lib) {
+      files.emplace_back(f.name, f.text);
+      sv.push_back(f.name);
+    }
+  files.emplace_back(opt.top + ".sv", detail::top_sv(c));
+  sv.push_back(opt.top + ".sv");
+  files.emplace_back("tb_main.cpp", detail::tb_main_cpp(c));
+  files.emplace_back("csim_dump.cpp", detail::csim_dump_cpp(c));
+  files.emplace_back("Makefile", detail::makefile(c, sv));
+  fs::create_directories(dir / "data");
+  for (const auto& [name, text] : files) write_file(dir / name, text);
+  for (dataflow::ProcessId p : detail::input_ports(d)) {
+    const std::string& name = b.graph.node(d.processes[p].node).attrs.name;
+    auto it = b.inputs.find(name);
+    if (it == b.inputs.end()) throw Error("rtl: bundle has no value for input '" + name + "'");
+    write_bin(dir / "data" / (d.processes[p].name + ".bin"), it->second);
+  }
+}
+
+}  // namespace inrarch::rtl

@@ -1,0 +1,233 @@
+// The RTL kernel library, part: The elementwise modules: kernels and their fixed-point lanes (the HLS library's scaled operators).
+// Each module is one file of OUT/rtl (Verilator wants a module's file named after it);
+// flat ports and SystemVerilog that Verilator 5.006, Icarus 11 and Yosys 0.23 all accept.
+#include "backend/rtl/rtl_detail.h"
+
+namespace inrarch::rtl::detail {
+
+std::vector<SvFile> library_arith_files() {
+  return {
+      {"inrarch_ew1.sv", R"sv(// An elementwise unary kernel (neg) on one streamed operand. Otherwise as inrarch_ew2.
+module inrarch_ew1 #(
+    parameter int OP    = 3,
+    parameter int B     = 1,
+    parameter int W     = 32,
+    parameter int F     = 22,
+    parameter int FA    = 36,
+    parameter int EA    = 0,
+    parameter int EO    = 0,
+    parameter int BEATS = 1
+) (
+    input  logic         clk,
+    input  logic         rst,
+    input  logic [B*W:0] in_data,
+    input  logic         in_valid,
+    output logic         in_ready,
+    output logic [B*W:0] out_data,
+    output logic         out_valid,
+    input  logic         out_ready
+);
+  logic [B*W-1:0] y;
+  logic [B-1:0] sat;
+  inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W)) u_fsm (
+      .clk, .rst, .in_valid, .in_ready, .lanes(y), .lanes_ovf(|sat || in_data[B*W]),
+      .out_data, .out_valid, .out_ready);
+  for (genvar e = 0; e < B; e = e + 1) begin : g_lane
+    inrarch_lane1 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
+        .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+  end
+endmodule
+)sv"},
+      {"inrarch_ew2.sv", R"sv(// An elementwise binary kernel (add, sub, mul) on two streamed operands: lanes of
+// inrarch_lane2 over the B elements of a beat, the result held one step (L = 1). A beat is
+// {ovf, element B-1, ..., element 0}: each W bits, ovf the sticky overflow sideband of the
+// HLS library (the OR of every beat read so far and of every saturation).
+module inrarch_ew2 #(
+    parameter int OP    = 0,
+    parameter int B     = 1,
+    parameter int W     = 32,
+    parameter int F     = 22,
+    parameter int FA    = 36,
+    parameter int EA    = 0,
+    parameter int EB    = 0,
+    parameter int EO    = 0,
+    parameter int BEATS = 1
+) (
+    input  logic         clk,
+    input  logic         rst,
+    input  logic [B*W:0] a_data,
+    input  logic         a_valid,
+    output logic         a_ready,
+    input  logic [B*W:0] b_data,
+    input  logic         b_valid,
+    output logic         b_ready,
+    output logic [B*W:0] out_data,
+    output logic         out_valid,
+    input  logic         out_ready
+);
+  logic [B*W-1:0] y;
+  logic [B-1:0] sat;
+  logic [1:0] ready;
+  inrarch_ew_fsm #(.NIN(2), .BEATS(BEATS), .DW(B * W)) u_fsm (
+      .clk, .rst, .in_valid({b_valid, a_valid}), .in_ready(ready), .lanes(y), .lanes_ovf(|sat || a_data[B*W] || b_data[B*W]),
+      .out_data, .out_valid, .out_ready);
+  assign a_ready = ready[0];
+  assign b_ready = ready[1];
+  for (genvar e = 0; e < B; e = e + 1) begin : g_lane
+    inrarch_lane2 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO)) u_lane (
+        .a(a_data[e*W+:W]), .b(b_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+  end
+endmodule
+)sv"},
+      {"inrarch_ew2c.sv", R"sv(// An elementwise binary kernel (add, sub, mul) with one streamed operand and a constant
+// one (a splat: C, raw bits at the constant's exponent). CSLOT says which operand is the
+// constant (0: a, 1: b). Otherwise as inrarch_ew2.
+module inrarch_ew2c #(
+    parameter int OP    = 0,
+    parameter int CSLOT = 1,
+    parameter int B     = 1,
+    parameter int W     = 32,
+    parameter int F     = 22,
+    parameter int FA    = 36,
+    parameter int EA    = 0,
+    parameter int EB    = 0,
+    parameter int EO    = 0,
+    parameter int BEATS = 1,
+    parameter logic [W-1:0] C = '0
+) (
+    input  logic         clk,
+    input  logic         rst,
+    input  logic [B*W:0] in_data,
+    input  logic         in_valid,
+    output logic         in_ready,
+    output logic [B*W:0] out_data,
+    output logic         out_valid,
+    input  logic         out_ready
+);
+  logic [B*W-1:0] y;
+  logic [B-1:0] sat;
+  inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W)) u_fsm (
+      .clk, .rst, .in_valid, .in_ready, .lanes(y), .lanes_ovf(|sat || in_data[B*W]),
+      .out_data, .out_valid, .out_ready);
+  for (genvar e = 0; e < B; e = e + 1) begin : g_lane
+    logic [W-1:0] x;
+    assign x = in_data[e*W+:W];
+    inrarch_lane2 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO)) u_lane (
+        .a(CSLOT == 0 ? C : x), .b(CSLOT == 0 ? x : C), .y(y[e*W+:W]), .ovf(sat[e]));
+  end
+endmodule
+)sv"},
+      {"inrarch_lane1.sv", R"sv(// OP 3: neg (scaled1<op_neg, EA, EO>: -a saturated in T, then realigned into A and fit).
+module inrarch_lane1 #(
+    parameter int OP = 3,
+    parameter int W  = 32,
+    parameter int F  = 22,
+    parameter int FA = 36,
+    parameter int EA = 0,
+    parameter int EO = 0
+) (
+    input  logic [W-1:0] a,
+    output logic [W-1:0] y,
+    output logic         ovf
+);
+  logic min;  // -min does not fit: it saturates to max
+  logic [W-1:0] n;
+  logic [63:0] r;
+  logic f_ovf;
+  assign min = a == {1'b1, {(W - 1) {1'b0}}};
+  assign n = OP == 3 && min ? {1'b0, {(W - 1) {1'b1}}} : -a;
+  inrarch_shift #(.S(EO - EA + FA - F)) u_shift (.x(64'($signed(n))), .y(r));
+  inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit (.x(r), .y(y), .ovf(f_ovf));
+  assign ovf = min || f_ovf;
+endmodule
+)sv"},
+      {"inrarch_lane2.sv", R"sv(// One element of an elementwise kernel: the HLS library's scaled operators
+// (inrarch/scaled.h, elementwise.h) bit for bit. Values are ap_fixed<W, W-F> raw bits
+// (F fraction bits); a stream with exponent E holds value * 2^E. The wide accumulator
+// A = ap_fixed<64, 64-FA> realigns operands and result with shifts that wrap (A's
+// AP_WRAP), fit() floors into T and saturates to its range, setting ovf (array_stream.h).
+// The emitter admits only types where A holds every T value and product exactly
+// (FA >= F, 64 - FA >= 2 (W - F) + 8), so the unscaled operators, which skip A, give the
+// same bits.
+
+// OP 0: add, 1: sub, 2: mul (scaled2<op, EA, EB, EO>).
+module inrarch_lane2 #(
+    parameter int OP = 0,
+    parameter int W  = 32,
+    parameter int F  = 22,
+    parameter int FA = 36,
+    parameter int EA = 0,
+    parameter int EB = 0,
+    parameter int EO = 0
+) (
+    input  logic [W-1:0] a,
+    input  logic [W-1:0] b,
+    output logic [W-1:0] y,
+    output logic         ovf
+);
+  logic [63:0] r;  // the result in A, before fit()
+  logic r_ovf;     // A itself saturated (op_add/op_sub's fit into A)
+  if (OP == 2) begin : g_mul
+    // The exact product (2F fraction bits) into A: A(a * b), then realigned.
+    logic signed [63:0] p;
+    logic [63:0] pa;
+    assign p = 64'($signed(a)) * 64'($signed(b));
+    if (FA >= 2 * F) begin : g_up
+      assign pa = p << (FA - 2 * F);
+    end else begin : g_down
+      assign pa = p >>> (2 * F - FA);
+    end
+    inrarch_shift #(.S(EO - EA - EB)) u_shift (.x(pa), .y(r));
+    assign r_ovf = 1'b0;
+  end else begin : g_sum
+    // Both operands into A at the result's exponent, summed exactly, saturated to A.
+    logic [63:0] xa, xb;
+    logic signed [64:0] s;
+    inrarch_shift #(.S(EO - EA + FA - F)) u_a (.x(64'($signed(a))), .y(xa));
+    inrarch_shift #(.S(EO - EB + FA - F)) u_b (.x(64'($signed(b))), .y(xb));
+    assign s = OP == 1 ? 65'($signed(xa)) - 65'($signed(xb)) : 65'($signed(xa)) + 65'($signed(xb));
+    assign r_ovf = s[64] != s[63];
+    assign r = !r_ovf ? s[63:0] : s[64] ? {1'b1, 63'b0} : {1'b0, {63{1'b1}}};
+  end
+  logic f_ovf;
+  inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit (.x(r), .y(y), .ovf(f_ovf));
+  assign ovf = r_ovf || f_ovf;
+endmodule
+)sv"},
+      {"inrarch_shift.sv", R"sv(// x * 2^S in A, A's way: a left shift wraps, a right shift floors (shift_pow2).
+module inrarch_shift #(
+    parameter int S = 0
+) (
+    input  logic [63:0] x,
+    output logic [63:0] y
+);
+  if (S >= 0) begin : g_left
+    assign y = x << S;
+  end else begin : g_right
+    assign y = $signed(x) >>> (-S);
+  end
+endmodule
+)sv"},
+      {"inrarch_fit.sv", R"sv(// x (FA fraction bits) floored to F fraction bits and saturated to W bits.
+module inrarch_fit #(
+    parameter int W  = 32,
+    parameter int F  = 22,
+    parameter int FA = 36
+) (
+    input  logic [63:0]  x,
+    output logic [W-1:0] y,
+    output logic         ovf
+);
+  logic signed [63:0] t;
+  logic hi, lo;
+  assign t   = $signed(x) >>> (FA - F);
+  assign hi  = t > 64'($signed({1'b0, {(W - 1) {1'b1}}}));
+  assign lo  = t < 64'($signed({1'b1, {(W - 1) {1'b0}}}));
+  assign y   = hi ? {1'b0, {(W - 1) {1'b1}}} : lo ? {1'b1, {(W - 1) {1'b0}}} : t[W-1:0];
+  assign ovf = hi || lo;
+endmodule
+)sv"},
+  };
+}
+
+}  // namespace inrarch::rtl::detail

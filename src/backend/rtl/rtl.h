@@ -1,0 +1,77 @@
+// The SystemVerilog backend (docs/rtl.md): RTL kernels that perform exactly the FIFO
+// operations of their dataflow schedules, so that a Verilator run takes the event graph's
+// latency to the cycle, and compute exactly the HLS kernels' fixed-point bits.
+//
+//   emit_rtl       writes OUT/rtl/: one module per kernel kind (inrarch_*.sv), the FIFO, a
+//                  generated top (<top>.sv) wiring them with FIFOs at the design's depths,
+//                  a Verilator testbench (tb_main.cpp), the C program that records the HLS
+//                  C simulation's output bits (csim_dump.cpp), input data and a Makefile.
+//   run_rtl        lints, builds and runs it with Verilator (and parses it with Icarus and
+//                  Yosys when asked); returns report.json's `verification.rtl`.
+//   check_rtl_trace  compares a run's recorded FIFO operations with the schedules and, for
+//                  a run without stalls, with the event graph's times.
+//
+// This slice supports sources and sinks of inputs/outputs, copies, and the elementwise
+// add, sub, mul (streamed or splat operands) and neg, for fixed<W,I> with W <= 32; any
+// other process is an inrarch::Error naming its kernel kind or op, before a file is written.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dataflow/design.h"
+#include "ir/bundle.h"
+
+namespace inrarch::rtl {
+
+struct RtlOptions {
+  // The number type ap_fixed<width, int_bits> (the HLS backend's NumberType, fixed only).
+  int width = 32, int_bits = 10;
+  // The HLS emitter's power-of-two exponents (hls::Scaling): per stream (stored = value *
+  // 2^k) and per process and operand slot. Empty: all 0.
+  std::vector<int> stream_exp;
+  std::vector<std::vector<int>> operand_exp;
+  std::string top = "inrarch_top";
+  // The HLS project (emit_hls) whose C simulation gives the expected bits, relative to the
+  // rtl folder or absolute, and its top function. Empty: the bits are not compared.
+  std::filesystem::path hls_dir = "../hls";
+  std::string hls_top = "model_top";
+};
+
+// Writes the RTL project into `dir` (created). Throws inrarch::Error, before writing
+// anything, for a process or number type this backend does not support yet.
+void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& opt,
+              const std::filesystem::path& dir);
+
+struct RtlRunOptions {
+  bool lint = true;        // verilator --lint-only -Wall on every module and the top
+  bool other_tools = false;  // iverilog -g2012 and yosys read_verilog -sv accept them
+  bool trace = true;       // record every FIFO op and check it (check_rtl_trace)
+  double stall_in = 0, stall_out = 0;  // probability that a port withholds valid / ready
+  uint64_t seed = 1;
+  double budget_s = 600;   // per build or run
+};
+
+// Runs the project written by emit_rtl in `dir` (logs in dir/logs). Returns
+// {pass, bit_exact, cycles, model_cycles, cycle_exact, hang, lint?, iverilog?, yosys?,
+// trace?, max_abs_error?, mismatches?, error?}: pass when the run ended without a hang,
+// every output bit equals the HLS C simulation's and (without stalls) the cycle count is
+// the event graph's latency.
+nlohmann::json run_rtl(const dataflow::Design& d, const std::filesystem::path& dir,
+                       const RtlRunOptions& opt = {});
+
+// Checks a trace ("<cycle> <stream> w|r" lines) against the schedules: per process, the
+// ops grouped by cycle are its steps in order, each at least its delay after the previous;
+// with `exact_times`, every op at the event graph's time for the design's depths.
+// Returns {pass, ops_checked, mismatch?}.
+nlohmann::json check_rtl_trace(const dataflow::Design& d, const std::filesystem::path& trace,
+                               bool exact_times);
+
+// The event graph's latency of the design at its depths (unbounded depths as the RTL
+// builds them), which an unstalled RTL run must take to the cycle.
+int64_t model_latency(const dataflow::Design& d);
+
+}  // namespace inrarch::rtl

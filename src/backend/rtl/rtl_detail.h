@@ -1,0 +1,54 @@
+// Internals of the RTL backend shared by its files (not part of its API).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backend/rtl/rtl.h"
+
+namespace inrarch::rtl::detail {
+
+// One file of the kernel library (library*.cpp): its name in OUT/rtl and its text.
+struct SvFile {
+  const char* name;
+  const char* text;
+};
+std::vector<SvFile> library_stream_files();
+std::vector<SvFile> library_arith_files();
+
+// Lane operations of inrarch_lane1/2 (the OP parameter).
+enum LaneOp { kAdd = 0, kSub = 1, kMul = 2, kNeg = 3 };
+
+// What the emitter needs about a design, checked and computed once.
+struct Ctx {
+  const dataflow::Design& d;
+  const ir::Bundle& b;
+  const RtlOptions& opt;
+  int w = 32, f = 22;  // element bits and fraction bits
+  int fa = 36;         // fraction bits of the accumulator ap_fixed<64, 64 - fa>
+  std::vector<int64_t> depth;  // per stream: the FIFO's depth as built
+
+  int stream_exp(dataflow::StreamId s) const;
+  int operand_exp(dataflow::ProcessId p, size_t slot) const;
+  // The raw bits (two's complement in w bits) of a splat operand at its exponent.
+  uint64_t splat_bits(dataflow::ProcessId p, size_t slot) const;
+};
+
+// Checks the number type and every process (inrarch::Error naming what is not supported).
+Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& opt);
+LaneOp lane_op(ir::Op op);
+// Throws inrarch::Error naming the process, its op and kernel kind when the slice has no
+// module for it.
+void check_process(const dataflow::Design& d, dataflow::ProcessId p);
+
+// Input ports (sources of inputs) and output ports (sinks), in design order.
+std::vector<dataflow::ProcessId> input_ports(const dataflow::Design& d);
+std::vector<dataflow::ProcessId> output_ports(const dataflow::Design& d);
+
+// File bodies.
+std::string top_sv(const Ctx& c);
+std::string tb_main_cpp(const Ctx& c);
+std::string csim_dump_cpp(const Ctx& c);
+std::string makefile(const Ctx& c, const std::vector<std::string>& sv_files);
+
+}  // namespace inrarch::rtl::detail

@@ -1,0 +1,159 @@
+// run_rtl: lint, build and run the Verilator testbench of an emitted RTL folder; the trace
+// check against the schedules and the event graph.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "backend/rtl/rtl.h"
+#include "dataflow/event_graph.h"
+#include "dataflow/schedule.h"
+#include "support/error.h"
+#include "support/files.h"
+#include "support/process.h"
+
+namespace inrarch::rtl {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// `make <target>` in dir, output in logs/<log>; true when it succeeded.
+bool make(const fs::path& dir, const std::string& target, const std::string& log, double budget_s,
+          std::string extra = "") {
+  fs::create_directories(dir / "logs");
+  const std::string cmd = fmt::format("cd '{}' && make {} {} > logs/{} 2>&1", dir.string(), target, extra, log);
+  return run_command(cmd, budget_s).exit_code == 0;
+}
+
+// The testbench's result: the last line of its output that parses as JSON.
+nlohmann::json last_json(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return {};
+  std::istringstream in(read_file(file));
+  nlohmann::json last;
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded() && j.is_object()) last = j;
+  }
+  return last;
+}
+
+std::vector<int64_t> built_depths(const dataflow::Design& d) {
+  std::vector<int64_t> v;
+  for (const auto& s : d.streams)
+    v.push_back(s.depth == dataflow::kUnbounded ? std::max<int64_t>(s.beats(), 3) : s.depth);
+  return v;
+}
+
+struct TraceOp {
+  int64_t cycle;
+  dataflow::StreamId stream;
+  bool write;
+};
+
+std::vector<TraceOp> read_trace(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw Error("rtl: cannot read the trace " + file.string());
+  std::vector<TraceOp> ops;
+  TraceOp op;
+  char rw;
+  while (in >> op.cycle >> op.stream >> rw) {
+    op.write = rw == 'w';
+    ops.push_back(op);
+  }
+  return ops;
+}
+
+}  // namespace
+
+int64_t model_latency(const dataflow::Design& d) {
+  dataflow::EventGraph eg(d);
+  dataflow::Resolution r = eg.resolve(built_depths(d));
+  return r.deadlock ? -1 : r.latency;
+}
+
+nlohmann::json check_rtl_trace(const dataflow::Design& d, const fs::path& trace, bool exact_times) {
+  const std::vector<TraceOp> ops = read_trace(trace);
+  // Per process, its ops by cycle (a step is the ops of one cycle).
+  std::vector<std::map<int64_t, std::vector<dataflow::FifoOp>>> steps(d.processes.size());
+  std::vector<std::vector<int64_t>> wt(d.streams.size()), rt(d.streams.size());
+  for (const TraceOp& op : ops) {
+    const auto& s = d.streams.at(op.stream);
+    steps.at(op.write ? s.producer : s.consumer)[op.cycle].push_back({op.stream, op.write});
+    (op.write ? wt : rt)[op.stream].push_back(op.cycle);
+  }
+  auto fail = [&](const std::string& why) {
+    return nlohmann::json{{"pass", false}, {"ops_checked", ops.size()}, {"mismatch", why}};
+  };
+  for (size_t p = 0; p < d.processes.size(); ++p) {
+    const auto expected = dataflow::expand(dataflow::schedule(d, dataflow::ProcessId(p)));
+    const std::string& name = d.processes[p].name;
+    if (steps[p].size() != expected.size())
+      return fail(fmt::format("{}: {} steps, the schedule has {}", name, steps[p].size(), expected.size()));
+    int64_t last = 0, k = 0;
+    for (auto& [cycle, got] : steps[p]) {
+      auto want = expected[k].ops;
+      auto key = [](const dataflow::FifoOp& o) { return std::pair(o.stream, o.write); };
+      std::sort(got.begin(), got.end(), [&](auto& a, auto& b) { return key(a) < key(b); });
+      std::sort(want.begin(), want.end(), [&](auto& a, auto& b) { return key(a) < key(b); });
+      if (got != want) return fail(fmt::format("{}: step {} (cycle {}) has other FIFO ops than its schedule", name, k, cycle));
+      if (cycle - last < expected[k].delay)
+        return fail(fmt::format("{}: step {} at cycle {}, less than its delay {} after the last", name, k, cycle, expected[k].delay));
+      last = cycle, ++k;
+    }
+  }
+  if (exact_times) {
+    dataflow::EventGraph eg(d);
+    if (eg.resolve(built_depths(d)).deadlock) return fail("the event graph deadlocks at these depths");
+    for (size_t s = 0; s < d.streams.size(); ++s) {
+      auto w = eg.write_times(dataflow::StreamId(s)), r = eg.read_times(dataflow::StreamId(s));
+      for (size_t n = 0; n < wt[s].size() && n < w.size(); ++n)
+        if (wt[s][n] != int64_t(w[n]))
+          return fail(fmt::format("{} write #{} at cycle {}, the event graph says {}", d.streams[s].name, n, wt[s][n], w[n]));
+      for (size_t n = 0; n < rt[s].size() && n < r.size(); ++n)
+        if (rt[s][n] != int64_t(r[n]))
+          return fail(fmt::format("{} read #{} at cycle {}, the event graph says {}", d.streams[s].name, n, rt[s][n], r[n]));
+    }
+  }
+  return {{"pass", true}, {"ops_checked", ops.size()}};
+}
+
+nlohmann::json run_rtl(const dataflow::Design& d, const fs::path& dir, const RtlRunOptions& opt) {
+  nlohmann::json v = {{"pass", false}, {"bit_exact", false}, {"hang", false}};
+  v["model_cycles"] = model_latency(d);
+  if (opt.lint) v["lint"] = make(dir, "lint", "lint.log", opt.budget_s) ? "clean" : "warnings: see logs/lint.log";
+  if (opt.other_tools) {
+    v["iverilog"] = make(dir, "iverilog", "iverilog.log", opt.budget_s) ? "accepted" : "rejected: see logs/iverilog.log";
+    v["yosys"] = make(dir, "yosys", "yosys.log", opt.budget_s) ? "accepted" : "rejected: see logs/yosys.log";
+  }
+  if (!make(dir, "csim", "csim.log", opt.budget_s)) {
+    v["error"] = "the HLS C simulation's bits: see logs/csim.log";
+    return v;
+  }
+  if (!make(dir, "obj_dir/Vtop", "verilator.log", opt.budget_s)) {
+    v["error"] = "verilator did not build the testbench: see logs/verilator.log";
+    return v;
+  }
+  const std::string args = fmt::format("--data data --expect csim --out out --stall-in {} --stall-out {} --seed {}{}",
+                                       opt.stall_in, opt.stall_out, opt.seed, opt.trace ? " --trace out/trace.txt" : "");
+  fs::create_directories(dir / "out");
+  auto run = run_command(fmt::format("cd '{}' && ./obj_dir/Vtop {} > logs/sim.log 2>&1", dir.string(), args), opt.budget_s);
+  nlohmann::json r = last_json(dir / "logs" / "sim.log");
+  if (r.is_null()) {
+    v["error"] = run.timed_out ? "out of time" : "the testbench printed no result: see logs/sim.log";
+    return v;
+  }
+  for (const char* k : {"hang", "cycles", "first_in", "last_out", "bit_exact", "mismatches", "first_mismatch"})
+    if (r.contains(k)) v[k] = r[k];
+  const bool unstalled = opt.stall_in == 0 && opt.stall_out == 0;
+  v["cycle_exact"] = unstalled && v["cycles"] == v["model_cycles"];
+  if (opt.trace && !r["hang"].get<bool>()) v["trace"] = check_rtl_trace(d, dir / "out" / "trace.txt", unstalled);
+  v["pass"] = !r["hang"].get<bool>() && r["bit_exact"] == true && (!unstalled || v["cycle_exact"] == true) &&
+              (!v.contains("trace") || v["trace"]["pass"] == true);
+  return v;
+}
+
+}  // namespace inrarch::rtl

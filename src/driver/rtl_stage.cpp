@@ -1,0 +1,38 @@
+#include "driver/rtl_stage.h"
+
+#include "backend/hls/scaling.h"
+#include "support/error.h"
+
+namespace inrarch::driver {
+
+rtl::RtlOptions rtl_options(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho) {
+  if (ho.type.kind != hls::NumberType::Fixed)
+    throw Error("rtl: number type " + ho.type.name() + " is not supported (fixed<W,I> only)");
+  rtl::RtlOptions ro;
+  ro.width = ho.type.width;
+  ro.int_bits = ho.type.int_bits;
+  ro.hls_top = ho.top;
+  // As hls::emit_hls (emit.cpp make_ctx) chooses them.
+  hls::Scaling sc = !ho.pow2_scaling ? hls::Scaling::none(d)
+                    : ho.input_range
+                        ? hls::compute_scaling(d, hls::calibration_bundle(b, ho.input_range->first, ho.input_range->second),
+                                               ho.type, hls::kRangeMarginBits, ho.evaluate)
+                        : hls::compute_scaling(d, b, ho.type, hls::kBundleMarginBits, ho.evaluate);
+  ro.stream_exp = sc.stream_exp;
+  ro.operand_exp = sc.operand_exp;
+  return ro;
+}
+
+nlohmann::json rtl_stage(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho,
+                         const std::filesystem::path& out, bool simulate, double budget_s) {
+  const rtl::RtlOptions ro = rtl_options(d, b, ho);
+  rtl::emit_rtl(d, b, ro, out / "rtl");
+  nlohmann::json j = {{"folder", "rtl"}, {"top", ro.top}};
+  if (!simulate) return j;
+  rtl::RtlRunOptions run;
+  run.budget_s = budget_s;
+  j["run"] = rtl::run_rtl(d, out / "rtl", run);
+  return j;
+}
+
+}  // namespace inrarch::driver

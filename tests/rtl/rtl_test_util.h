@@ -1,0 +1,46 @@
+// Shared helpers of the RTL backend tests: tool checks, a design from a graph with its HLS
+// project (the bits the RTL must equal) and RTL folder.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "../hls_emit/hls_test_util.h"
+#include "backend/rtl/rtl.h"
+#include "driver/rtl_stage.h"
+
+namespace inrarch::rtl::rtl_test {
+
+namespace fs = std::filesystem;
+
+inline bool have(const std::string& tool) {
+  return std::system(("command -v " + tool + " > /dev/null 2>&1").c_str()) == 0;
+}
+
+#define INRARCH_NEED_TOOL(tool)                                                             \
+  if (!::inrarch::rtl::rtl_test::have(tool))                                                \
+  GTEST_SKIP() << tool " is not installed (scripts/install-deps.sh installs it)"
+
+// A lowered, sized design of `b`, its HLS project in dir/hls and its RTL in dir/rtl.
+struct Case {
+  ir::Bundle bundle;
+  dataflow::Design design;
+  fs::path dir;
+};
+
+inline Case emit_case(ir::Bundle b, const std::string& name, int64_t block = 1) {
+  dataflow::LowerOptions lo;
+  lo.block = block;
+  Case c{std::move(b), {}, hls::hls_test::out_dir("rtl_" + name)};
+  c.design = dataflow::lower(c.bundle.graph, lo);
+  hls::hls_test::size_design(c.design);
+  hls::HlsOptions ho;
+  hls::emit_hls(c.design, c.bundle, ho, c.dir / "hls");
+  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
+  return c;
+}
+
+}  // namespace inrarch::rtl::rtl_test

@@ -185,6 +185,8 @@ void register_compile(CLI::App& app) {
                   "'out of time'")
       ->check(CLI::Range(0.001, 1e6))
       ->capture_default_str();
+  cmd->add_flag("--rtl", f.emit_rtl, "Also write OUT/rtl (SystemVerilog, docs/rtl.md) and run it with Verilator");
+  cmd->add_flag("--no-rtl-sim{false}", f.rtl_sim, "With --rtl: write OUT/rtl only, no Verilator run");
   cmd->add_flag("--report", args->report, "Also write OUT/report.html (as `inrarch report OUT`)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
   cmd->callback([args, par] {

@@ -19,6 +19,7 @@
 #include "driver/parallelism.h"
 #include "driver/precision.h"
 #include "driver/report_data.h"
+#include "driver/rtl_stage.h"
 #include "frontend/load.h"
 #include "support/staging.h"
 #include "ir/bundle.h"
@@ -191,7 +192,8 @@ void mlir_stage(FlowState& s) {
   s.report["mlir"] = {{"file", "design.mlir"}};
 }
 
-void hls_stage(FlowState& s) {
+// The HLS emission's options (the RTL stage uses the same, for the same exponents).
+hls::HlsOptions hls_options(const FlowState& s) {
   hls::HlsOptions ho;
   ho.type = s.type;
   if (s.opts.max_error > 0) ho.abs_tol = s.opts.max_error;  // the bound the type was chosen for
@@ -204,6 +206,11 @@ void hls_stage(FlowState& s) {
   };
   ho.part = s.part.device;
   ho.clock_ns = std::round(100000.0 / s.part.clock_mhz) / 100;  // 300 MHz: 3.33 ns
+  return ho;
+}
+
+void hls_stage(FlowState& s) {
+  const hls::HlsOptions ho = hls_options(s);
   hls::emit_hls(*s.design, s.bundle, ho, s.out / "hls");
   s.report["hls"] = {{"folder", "hls"},   {"type", ho.type.name()}, {"top", ho.top},
                      {"part", ho.part},   {"clock_ns", ho.clock_ns},
@@ -228,6 +235,22 @@ void hls_stage(FlowState& s) {
                           typed.threaded.text(), typed.trace.text(), typed.project.text()));
 }
 
+// OUT/rtl (docs/rtl.md); simulated, its verdict is verification.rtl.
+void rtl_flow_stage(FlowState& s) {
+  if (s.opts.rtl_sim && !s.opts.emit_hls)
+    throw Error("compile --rtl: the Verilator run compares with the HLS C simulation; drop --no-hls or add --no-rtl-sim");
+  nlohmann::json j = driver::rtl_stage(*s.design, s.bundle, hls_options(s), s.out, s.opts.rtl_sim, s.opts.sim_budget_s);
+  if (j.contains("run")) {
+    const nlohmann::json& r = j["run"];
+    progress(s, fmt::format("rtl: Verilator {}, bit-exact {}, {} cycles (event graph {})", r["pass"] == true ? "PASS" : "FAIL",
+                            r.value("bit_exact", nlohmann::json()).dump(), r.value("cycles", nlohmann::json()).dump(),
+                            r["model_cycles"].dump()));
+    s.report["verification"]["rtl"] = r;
+    j.erase("run");
+  }
+  s.report["rtl"] = j;
+}
+
 }  // namespace
 
 CompileResult compile(const CompileOptions& o) {
@@ -250,6 +273,7 @@ CompileResult compile(const CompileOptions& o) {
   if (s.saved) stage(s, "reference", reference_stage);
   if (o.emit_mlir) stage(s, "mlir", mlir_stage);
   if (o.emit_hls) stage(s, "hls", hls_stage);
+  if (o.emit_rtl) stage(s, "rtl", rtl_flow_stage);
 
   s.report["timings_ms"]["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   CompileResult result = result_from_sections(s.report, o.out_dir);

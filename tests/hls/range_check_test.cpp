@@ -104,8 +104,7 @@ TEST(RangeCheck, AKernelSaturatesAndFlagsWhatItWrites) {
   // x * x: 1 and 4 fit, 9 and 16 do not: both saturate to the max, and from the first
   // one on every beat carries the (sticky) ovf bit; the flag of the port is set.
   bool flag = false;
-  inrarch_hls::binary<inrarch_hls::op_mul>(1, inrarch_hls::streamed(a), inrarch_hls::streamed(b), sq,
-                                           inrarch_hls::flag_to(flag));
+  inrarch_hls::binary<inrarch_hls::op_mul>(1, inrarch_hls::streamed(a), inrarch_hls::streamed(b), sq, flag);
   EXPECT_EQ(c.count(), 2u);
   const double max = 8.0 - std::ldexp(1.0, -12);
   auto got = take(sq);
@@ -129,7 +128,7 @@ bool chain(std::initializer_list<double> x, std::vector<double>* out) {
   inrarch_hls::gather<inrarch_hls::map_slice<inrarch_hls::shape<1, 4>, inrarch_hls::shape<1, 2>, 1, 0, 1> >(1, h, c0);
   const T ones[2] = {T(1), T(1)};
   bool flag = false;
-  inrarch_hls::mm_rom_b<1>(1, h, ones, o, inrarch_hls::flag_to(flag));
+  inrarch_hls::mm_rom_b<1>(1, h, ones, o, flag);
   while (!c1.empty()) c1.read();
   *out = inrarch_hls::tb::drain(o, 1);
   return flag;

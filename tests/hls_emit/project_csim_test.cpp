@@ -83,5 +83,33 @@ TEST(ProjectCsim, TheSimulationsRunTheShippedTop) {
   EXPECT_NE(v["threaded"].value("error", "").find("INRARCH_DATAFLOW_END"), std::string::npos) << v.dump();
 }
 
+// One value output under two names: the copy that writes both ports sets both overflow
+// flags (copy_stream_ports), 0 within the range and 1 when an input saturates.
+TEST(ProjectCsim, AValueOutputTwiceSetsBothFlags) {
+  for (double scale : {1.0, 100.0}) {
+    ir::Bundle b;
+    ir::Graph& g = b.graph;
+    ir::NodeId y = g.unary(ir::Op::Sin, g.unary(ir::Op::Neg, g.input("x", {4, 3})));
+    g.add_output("a", y);
+    g.add_output("b", y);
+    hls_test::fill_bundle(b, 3);
+    for (double& v : b.inputs.at("x").data) v *= scale;  // 100: outside fixed<16,4>'s [-8, 8)
+    HlsOptions opt;
+    opt.type = parse_number_type("fixed<16,4>");
+    opt.pow2_scaling = false;
+    const dataflow::Design d = dataflow::lower(b.graph);
+    const fs::path dir = hls_test::out_dir("two_names");
+    emit_hls(d, b, opt, dir);
+    EXPECT_NE(hls_test::read_file(dir / "model.cpp").find("copy_stream_ports("), std::string::npos);
+    const bool out = scale > 1;
+    EXPECT_EQ(make_run(dir, "run.log") != 0, out);
+    const std::string log = hls_test::read_file(dir / "run.log");
+    EXPECT_NE(log.find(out ? "overflow_flag: 1 a, b" : "overflow_flag: 0"), std::string::npos) << log;
+    nlohmann::json v = run_simulations(d, dir, opt);
+    EXPECT_EQ(v["threaded"].value("overflow_flags", nlohmann::json::array()),
+              out ? nlohmann::json({"a", "b"}) : nlohmann::json::array()) << v.dump();
+  }
+}
+
 }  // namespace
 }  // namespace inrarch::hls

@@ -130,10 +130,10 @@ std::string flag_arg(const Ctx& c, dataflow::ProcessId pid) {
   for (auto sid : c.d.processes.at(pid).outputs)
     if (c.port.at(sid)) flags.push_back(flag_name(c, sid));
   if (flags.empty()) return "";
-  // One value under three names or more: flag_to takes two (array_stream.h).
+  // One value under three names or more: copy_stream_ports takes two flags (movement.h).
   if (flags.size() > 2)
     throw Error("hls: " + c.d.processes[pid].name + " writes more than two output ports");
-  return "inrarch_hls::flag_to(" + flags[0] + (flags.size() > 1 ? ", " + flags[1] : "") + ")";
+  return flags[0] + (flags.size() > 1 ? ", " + flags[1] : "");
 }
 
 std::string model_h(const Ctx& c) {

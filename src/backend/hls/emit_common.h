@@ -55,8 +55,8 @@ std::string kernel_call(const Ctx& c, dataflow::ProcessId p);
 std::string top_params(const Ctx& c, bool with_types);
 // The top's overflow flag of output-port stream `sid`: "<port>_overflow".
 std::string flag_name(const Ctx& c, size_t sid);
-// The flags of the output ports process p writes: "" (none, an inner kernel) or
-// "inrarch_hls::flag_to(out_y_overflow)" (array_stream.h), for the kernel's flag argument.
+// The flags of the output ports process p writes, for the kernel's flag argument: ""
+// (none, an inner kernel), "out_y_overflow", or two of them for a copy writing two ports.
 std::string flag_arg(const Ctx& c, dataflow::ProcessId p);
 
 // File bodies.

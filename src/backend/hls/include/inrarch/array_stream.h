@@ -218,30 +218,6 @@ inline T fit(const V& v) {
   return fit<T>(v, ovf);
 }
 
-// Where a kernel's sticky overflow bit goes when it has written its last beat: nowhere (a
-// kernel inside the design), or the top's flag of each output port it writes (one writer
-// per scalar, as a dataflow region requires).
-struct no_flag {
-  void set(bool) const {}
-};
-struct port_flag {
-  bool& f;
-  void set(bool v) const { f = v; }
-};
-struct port_flags2 {  // a copy that writes two output ports (one value under two names)
-  bool& f;
-  bool& g;
-  void set(bool v) const { f = v, g = v; }
-};
-inline port_flag flag_to(bool& f) {
-  port_flag p = {f};
-  return p;
-}
-inline port_flags2 flag_to(bool& f, bool& g) {
-  port_flags2 p = {f, g};
-  return p;
-}
-
 }  // namespace inrarch_hls
 
 #endif  // INRARCH_HLS_ARRAY_STREAM_H

@@ -87,12 +87,14 @@ template <class T> from_splat<T> splat(T v) { return from_splat<T>(v); }
 template <int B, int P = 0, class T> from_rom<T, B, P> rom(const T* r) { return from_rom<T, B, P>(r); }
 
 // Every kernel keeps a sticky bit: the OR of the ovf of each beat it has read and of its
-// own saturations. Each beat it writes carries it, and flag.set() gets it at the end:
-// no_flag (the default), or flag_to(the top's flag of the output port the kernel writes).
+// own saturations. Each beat it writes carries it. The kernel that writes an output port
+// takes the top's flag of that port (bool&, one writer per scalar as a dataflow region
+// requires) and sets it to the bit after its last beat; the form without a flag is for
+// kernels inside the design.
 
 // out = Op(a): the only operand is streamed.
-template <class Op, class T, class S, int B, class F = no_flag>
-void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out, F flag = F()) {
+template <class Op, class T, class S, int B>
+void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out, bool& flag) {
   const int n = rows * (S::numel() / B);
   beat<T, B> prev = beat<T, B>();
   bool ovf = false;
@@ -112,13 +114,18 @@ void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out, F fl
     if (i >= 1) out.write(prev);
     prev = cur;
   }
-  flag.set(ovf);
+  flag = ovf;
+}
+template <class Op, class T, class S, int B>
+void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out) {
+  bool unused = false;
+  unary<Op>(rows, in, out, unused);
 }
 
 // out = Op(a, b) with each operand streamed, a splat or a ROM (at least one streamed).
 // Streamed operands are read in operand order, as the schedule lists them.
-template <class Op, class A, class Bsrc, class T, class S, int B, class F = no_flag>
-void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out, F flag = F()) {
+template <class Op, class A, class Bsrc, class T, class S, int B>
+void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out, bool& flag) {
   const int n = rows * (S::numel() / B);
   beat<T, B> prev = beat<T, B>();
   bool ovf = false;
@@ -139,7 +146,12 @@ void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out, F flag = F()) {
     if (i >= 1) out.write(prev);
     prev = cur;
   }
-  flag.set(ovf);
+  flag = ovf;
+}
+template <class Op, class A, class Bsrc, class T, class S, int B>
+void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out) {
+  bool unused = false;
+  binary<Op>(rows, a, b, out, unused);
 }
 
 }  // namespace inrarch_hls

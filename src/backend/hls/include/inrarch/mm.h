@@ -126,11 +126,12 @@ void mm_read_b(BS& b, T* bm, bool& ovf) {
   }
 }
 
-// The three forms take a trailing flag (elementwise.h: no_flag or the top's port_flag).
+// Each form has a twin without the trailing flag (elementwise.h: the top's flag of the
+// output port the kernel writes).
 // A and B streamed; bm column-major (mm_read_b).
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BB, int BC, class F = no_flag>
+template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BB, int BC>
 void mm(array_stream<T, shape<M, K>, BA>& a, array_stream<T, shape<K, N>, BB>& b,
-        array_stream<T, shape<M, N>, BC>& c, F flag = F()) {
+        array_stream<T, shape<M, N>, BC>& c, bool& flag) {
   T bm[K * N];
 #pragma HLS array_partition variable = bm cyclic factor = PAR dim = 1
   T arow[2][K];
@@ -140,16 +141,22 @@ void mm(array_stream<T, shape<M, K>, BA>& a, array_stream<T, shape<K, N>, BB>& b
   mm_read_row(a, arow[0], ovf);
   for (int i = 0; i < M; ++i)
     mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], bm, c, a, arow[(i + 1) % 2], i + 1 < M, ovf);
-  flag.set(ovf);
+  flag = ovf;
+}
+template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BB, int BC>
+void mm(array_stream<T, shape<M, K>, BA>& a, array_stream<T, shape<K, N>, BB>& b,
+        array_stream<T, shape<M, N>, BC>& c) {
+  bool unused = false;
+  mm<PAR, SHIFT>(a, b, c, unused);
 }
 
 // A streamed, B a constant ROM (column-major K x N, weights.h): the SIREN layers.
 // ROM_BANKS is a const int because a pragma argument must be a constant; Vitis accepts
 // const variables there (UG1399, "Using Constants with Pragmas"), not every expression.
 // A has rows * M rows (M per sample); B is the same for every sample.
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BC, class F = no_flag>
+template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BC>
 void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
-              array_stream<T, shape<M, N>, BC>& c, F flag = F()) {
+              array_stream<T, shape<M, N>, BC>& c, bool& flag) {
   const int ROM_BANKS = (PAR + 1) / 2;
   (void)ROM_BANKS;  // read only by the pragmas
 #pragma HLS array_partition variable = b_rom cyclic factor = ROM_BANKS dim = 1
@@ -162,14 +169,20 @@ void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N
   for (int i = 0; i < rows_of_a; ++i)
     mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], b_rom, c, a, arow[(i + 1) % 2],
                                               i + 1 < rows_of_a, ovf);
-  flag.set(ovf);
+  flag = ovf;
+}
+template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BC>
+void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
+              array_stream<T, shape<M, N>, BC>& c) {
+  bool unused = false;
+  mm_rom_b<PAR, SHIFT>(rows, a, b_rom, c, unused);
 }
 
 // A a constant ROM (row-major M x K: row i's PAR reads are already consecutive), B streamed
 // (the paper's Fig. 5: W · x).
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BB, int BC, class F = no_flag>
+template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BB, int BC>
 void mm_rom_a(const T a_rom[M * K], array_stream<T, shape<K, N>, BB>& b,
-              array_stream<T, shape<M, N>, BC>& c, F flag = F()) {
+              array_stream<T, shape<M, N>, BC>& c, bool& flag) {
   const int ROM_BANKS = (PAR + 1) / 2;
   (void)ROM_BANKS;  // read only by the pragmas
 #pragma HLS array_partition variable = a_rom cyclic factor = ROM_BANKS dim = 1
@@ -179,7 +192,13 @@ void mm_rom_a(const T a_rom[M * K], array_stream<T, shape<K, N>, BB>& b,
   bool ovf = false;
   mm_read_b(b, bm, ovf);
   for (int i = 0; i < M; ++i) mm_row<PAR, SHIFT, T, K, N>(a_rom + i * K, bm, c, mm_no_read(), ovf);
-  flag.set(ovf);
+  flag = ovf;
+}
+template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BB, int BC>
+void mm_rom_a(const T a_rom[M * K], array_stream<T, shape<K, N>, BB>& b,
+              array_stream<T, shape<M, N>, BC>& c) {
+  bool unused = false;
+  mm_rom_a<PAR, SHIFT>(a_rom, b, c, unused);
 }
 
 }  // namespace inrarch_hls

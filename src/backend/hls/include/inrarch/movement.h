@@ -21,10 +21,10 @@
 namespace inrarch_hls {
 
 // Every kernel here keeps the sticky overflow bit of elementwise.h; the forms that may
-// write an output port take a flag: a trailing one, or first where the streams are a pack
-// (copy_stream_port, gather_port).
-template <class F, class T, class S, int B, class... Outs>
-void copy_stream_port(int rows, F flag, array_stream<T, S, B>& in, Outs&... outs) {
+// write an output port take its flag: a trailing one, or first where the streams are a
+// pack (copy_stream_port, gather_port).
+template <class T, class S, int B, class... Outs>
+void copy_stream_port(int rows, bool& flag, array_stream<T, S, B>& in, Outs&... outs) {
   const int n = rows * (S::numel() / B);
   bool ovf = false;
   for (int i = 0; i < n; ++i) {
@@ -36,16 +36,23 @@ void copy_stream_port(int rows, F flag, array_stream<T, S, B>& in, Outs&... outs
     int order[] = {(outs.write(v), 0)...};  // braced list: left to right
     (void)order;
   }
-  flag.set(ovf);
+  flag = ovf;
+}
+// A copy that writes two output ports (one value under two names): both flags.
+template <class T, class S, int B, class... Outs>
+void copy_stream_ports(int rows, bool& flag, bool& flag2, array_stream<T, S, B>& in, Outs&... outs) {
+  copy_stream_port(rows, flag, in, outs...);
+  flag2 = flag;
 }
 template <class T, class S, int B, class... Outs>
 void copy_stream(int rows, array_stream<T, S, B>& in, Outs&... outs) {
-  copy_stream_port(rows, no_flag(), in, outs...);
+  bool unused = false;
+  copy_stream_port(rows, unused, in, outs...);
 }
 
 // out[idx] = in[idx permuted]: output dim d is input dim P[d]. Transpose is <1, 0>.
-template <int... P, class T, class SI, int BI, class SO, int BO, class F = no_flag>
-void permute(array_stream<T, SI, BI>& in, array_stream<T, SO, BO>& out, F flag = F()) {
+template <int... P, class T, class SI, int BI, class SO, int BO>
+void permute(array_stream<T, SI, BI>& in, array_stream<T, SO, BO>& out, bool& flag) {
   static_assert(sizeof...(P) == SI::rank && SI::rank == SO::rank, "permute: rank");
   static_assert(SI::numel() == SO::numel(), "permute: size");
   const int perm[] = {P..., 0};
@@ -71,14 +78,19 @@ void permute(array_stream<T, SI, BI>& in, array_stream<T, SO, BO>& out, F flag =
     y.ovf = ovf;
     out.write(y);
   }
-  flag.set(ovf);
+  flag = ovf;
+}
+template <int... P, class T, class SI, int BI, class SO, int BO>
+void permute(array_stream<T, SI, BI>& in, array_stream<T, SO, BO>& out) {
+  bool unused = false;
+  permute<P...>(in, out, unused);
 }
 
 // A constant output played from ROM, one beat a step; P > 0: the ROM holds the P values a
 // broadcast repeats, read with the wrapping index of from_rom (elementwise.h).
 // Constants never saturate: ovf is 0 on every beat and the flag.
-template <int P = 0, class T, class S, int B, class F = no_flag>
-void rom_source(int rows, const T* rom, array_stream<T, S, B>& out, F flag = F()) {
+template <int P = 0, class T, class S, int B>
+void rom_source(int rows, const T* rom, array_stream<T, S, B>& out, bool& flag) {
   from_rom<T, B, P> r(rom);
   const int n = rows * (S::numel() / B);
   for (int i = 0; i < n; ++i) {
@@ -90,7 +102,12 @@ void rom_source(int rows, const T* rom, array_stream<T, S, B>& out, F flag = F()
     y.ovf = false;
     out.write(y);
   }
-  flag.set(false);
+  flag = false;
+}
+template <int P = 0, class T, class S, int B>
+void rom_source(int rows, const T* rom, array_stream<T, S, B>& out) {
+  bool unused = false;
+  rom_source<P>(rows, rom, out, unused);
 }
 
 // ---- gather maps: need(o, slot, elem) and value(o, buf, off) -----------------------------
@@ -250,8 +267,8 @@ constexpr int sum_numel() {
 // whole-batch schedule reads them too (before the next sample's first needed beat).
 // A beat read but never needed (a slice's, drained) still sets the sticky bit when it is
 // read before the last write.
-template <class Map, class F, class T, class SO, int BO, class... Ins>
-void gather_port(int rows, F flag, array_stream<T, SO, BO>& out, Ins&&... ins) {
+template <class Map, class T, class SO, int BO, class... Ins>
+void gather_port(int rows, bool& flag, array_stream<T, SO, BO>& out, Ins&&... ins) {
   enum { K = sizeof...(Ins), TOTAL = sum_numel<typename std::decay<Ins>::type...>() };
   const int numel[] = {std::decay<Ins>::type::numel...};
   const int block[] = {std::decay<Ins>::type::block...};
@@ -301,11 +318,12 @@ void gather_port(int rows, F flag, array_stream<T, SO, BO>& out, Ins&&... ins) {
       (void)all;
     }
   }
-  flag.set(ovf);
+  flag = ovf;
 }
 template <class Map, class T, class SO, int BO, class... Ins>
 void gather(int rows, array_stream<T, SO, BO>& out, Ins&&... ins) {
-  gather_port<Map>(rows, no_flag(), out, std::forward<Ins>(ins)...);
+  bool unused = false;
+  gather_port<Map>(rows, unused, out, std::forward<Ins>(ins)...);
 }
 
 }  // namespace inrarch_hls

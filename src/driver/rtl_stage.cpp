@@ -31,6 +31,7 @@ nlohmann::json rtl_stage(const dataflow::Design& d, const ir::Bundle& b, const h
   if (!simulate) return j;
   rtl::RtlRunOptions run;
   run.budget_s = budget_s;
+  run.other_tools = true;  // Icarus and Yosys too: every file of OUT/rtl is checked by all three
   j["run"] = rtl::run_rtl(d, out / "rtl", run);
   return j;
 }

@@ -39,6 +39,10 @@ TEST_F(RtlAdd, BitExactAndCycleExactWithVerilator) {
   if (ro.other_tools) {
     EXPECT_EQ(r["iverilog"], "accepted");
     EXPECT_EQ(r["yosys"], "accepted");
+    // Icarus simulates the same RTL to the same bits in the same cycles.
+    EXPECT_EQ(r["icarus"]["hang"], false);
+    EXPECT_EQ(r["icarus"]["bit_exact"], true);
+    EXPECT_EQ(r["icarus"]["cycles"], r["cycles"]);
   }
   // The latency of the event graph, resolved here on its own.
   dataflow::EventGraph eg(c.design);

@@ -80,11 +80,15 @@ TEST(RtlKernels, TwoElementsABeatAndRamFifos) {
   c.design.set_depths(depths);
   hls::HlsOptions ho;
   emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
-  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", RtlRunOptions{});
+  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", RtlRunOptions{.other_tools = true});
   SCOPED_TRACE(r.dump());
   EXPECT_TRUE(r["pass"].get<bool>());
   EXPECT_EQ(r["bit_exact"], true);
   EXPECT_EQ(r["lint"], "clean");
+  EXPECT_EQ(r["iverilog"], "accepted");
+  EXPECT_EQ(r["yosys"], "accepted");
+  EXPECT_EQ(r["icarus"]["bit_exact"], true);
+  EXPECT_EQ(r["icarus"]["cycles"], r["cycles"]);
   dataflow::EventGraph eg(c.design);
   EXPECT_EQ(r["cycles"].get<int64_t>(), eg.resolve(depths).latency);
   EXPECT_EQ(r["trace"]["pass"], true);

@@ -112,6 +112,8 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
   sv.push_back(opt.top + ".sv");
   files.emplace_back("tb_main.cpp", detail::tb_main_cpp(c));
   files.emplace_back("csim_dump.cpp", detail::csim_dump_cpp(c));
+  const int64_t latency = model_latency(d);  // -1: the design deadlocks at its depths
+  files.emplace_back("tb_top.sv", detail::icarus_tb_sv(c, 2 * std::max<int64_t>(latency, 0) + 1000));
   files.emplace_back("Makefile", detail::makefile(c, sv));
   fs::create_directories(dir / "data");
   for (const auto& [name, text] : files) write_file(dir / name, text);

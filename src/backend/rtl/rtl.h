@@ -48,7 +48,9 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
 
 struct RtlRunOptions {
   bool lint = true;        // verilator --lint-only -Wall on every module and the top
-  bool other_tools = false;  // iverilog -g2012 and yosys read_verilog -sv accept them
+  // iverilog -g2012 and yosys read_verilog -sv accept them, and Icarus runs the design
+  // (tb_top.sv: without stalls, against the same C simulation bits)
+  bool other_tools = false;
   bool trace = true;       // record every FIFO op and check it (check_rtl_trace)
   double stall_in = 0, stall_out = 0;  // probability that a port withholds valid / ready
   uint64_t seed = 1;
@@ -57,7 +59,7 @@ struct RtlRunOptions {
 
 // Runs the project written by emit_rtl in `dir` (logs in dir/logs). Returns
 // {pass, bit_exact, cycles, model_cycles, cycle_exact, hang, lint?, iverilog?, yosys?,
-// trace?, max_abs_error?, mismatches?, error?}: pass when the run ended without a hang,
+// icarus? (its run: {hang, cycles, bit_exact, ...}), trace?, mismatches?, error?}: pass when the run ended without a hang,
 // every output bit equals the HLS C simulation's and (without stalls) the cycle count is
 // the event graph's latency.
 nlohmann::json run_rtl(const dataflow::Design& d, const std::filesystem::path& dir,

@@ -50,5 +50,7 @@ std::string top_sv(const Ctx& c);
 std::string tb_main_cpp(const Ctx& c);
 std::string csim_dump_cpp(const Ctx& c);
 std::string makefile(const Ctx& c, const std::vector<std::string>& sv_files);
+// The Icarus testbench; past max_cycles it reports a hang.
+std::string icarus_tb_sv(const Ctx& c, int64_t max_cycles);
 
 }  // namespace inrarch::rtl::detail

@@ -133,6 +133,11 @@ nlohmann::json run_rtl(const dataflow::Design& d, const fs::path& dir, const Rtl
     v["error"] = "the HLS C simulation's bits: see logs/csim.log";
     return v;
   }
+  if (opt.other_tools) {  // Icarus runs the same design against the same bits
+    make(dir, "icarus", "icarus.log", opt.budget_s);
+    nlohmann::json ic = last_json(dir / "logs" / "icarus.log");
+    v["icarus"] = ic.is_null() ? nlohmann::json{{"error", "no result: see logs/icarus.log"}} : ic;
+  }
   if (!make(dir, "obj_dir/Vtop", "verilator.log", opt.budget_s)) {
     v["error"] = "verilator did not build the testbench: see logs/verilator.log";
     return v;

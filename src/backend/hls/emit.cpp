@@ -129,11 +129,9 @@ std::string flag_arg(const Ctx& c, dataflow::ProcessId pid) {
   std::vector<std::string> flags;
   for (auto sid : c.d.processes.at(pid).outputs)
     if (c.port.at(sid)) flags.push_back(flag_name(c, sid));
-  if (flags.empty()) return "";
-  // One value under three names or more: copy_stream_ports takes two flags (movement.h).
-  if (flags.size() > 2)
-    throw Error("hls: " + c.d.processes[pid].name + " writes more than two output ports");
-  return flags[0] + (flags.size() > 1 ? ", " + flags[1] : "");
+  std::string s;
+  for (const std::string& f : flags) s += (s.empty() ? "" : ", ") + f;
+  return s;
 }
 
 std::string model_h(const Ctx& c) {

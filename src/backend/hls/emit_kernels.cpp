@@ -183,9 +183,11 @@ std::string kernel_call(const Ctx& c, dataflow::ProcessId pid) {
       std::string outs;
       for (auto s : p.outputs) outs += ", " + c.var[s];
       const std::string flags = flag_arg(c, pid);
-      if (!flags.empty())  // copy_stream_ports: a value output under two names, two flags
-        return fmt::format("inrarch_hls::copy_stream_port{}({}, {}, {}{})",
-                           flags.find(',') != std::string::npos ? "s" : "", c.rows_arg(), flags,
+      if (flags.find(',') != std::string::npos)  // one value under several names: a flag each
+        return fmt::format("inrarch_hls::copy_stream_ports({}, {}{}, {})", c.rows_arg(),
+                           c.var[p.inputs.at(0)], outs, flags);
+      if (!flags.empty())
+        return fmt::format("inrarch_hls::copy_stream_port({}, {}, {}{})", c.rows_arg(), flags,
                            c.var[p.inputs.at(0)], outs);
       return fmt::format("inrarch_hls::copy_stream({}, {}{})", c.rows_arg(), c.var[p.inputs.at(0)], outs);
     }

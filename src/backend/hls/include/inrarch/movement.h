@@ -38,11 +38,38 @@ void copy_stream_port(int rows, bool& flag, array_stream<T, S, B>& in, Outs&... 
   }
   flag = ovf;
 }
-// A copy that writes two output ports (one value under two names): both flags.
-template <class T, class S, int B, class... Outs>
-void copy_stream_ports(int rows, bool& flag, bool& flag2, array_stream<T, S, B>& in, Outs&... outs) {
-  copy_stream_port(rows, flag, in, outs...);
-  flag2 = flag;
+// A copy that writes several output ports (one value under several names, as Taylor
+// mode's symmetric partials are): the pack holds the output streams, then one flag per
+// port, told apart by type, so any number of names is one kernel.
+template <class T, int B, class S2>
+inline int put_beat(array_stream<T, S2, B>& s, const beat<T, B>& v) {
+  s.write(v);
+  return 0;
+}
+template <class T, int B>
+inline int put_beat(bool&, const beat<T, B>&) { return 0; }
+inline int put_flag(bool& f, bool v) {
+  f = v;
+  return 0;
+}
+template <class Stream>
+inline int put_flag(Stream&, bool) { return 0; }
+
+template <class T, class S, int B, class... OutsThenFlags>
+void copy_stream_ports(int rows, array_stream<T, S, B>& in, OutsThenFlags&... args) {
+  const int n = rows * (S::numel() / B);
+  bool ovf = false;
+  for (int i = 0; i < n; ++i) {
+#pragma HLS pipeline II = 1
+    INRARCH_STEP();
+    beat<T, B> v = in.read();
+    ovf = ovf || v.ovf;
+    v.ovf = ovf;
+    int order[] = {put_beat(args, v)...};  // braced list: left to right
+    (void)order;
+  }
+  int flags[] = {put_flag(args, ovf)...};
+  (void)flags;
 }
 template <class T, class S, int B, class... Outs>
 void copy_stream(int rows, array_stream<T, S, B>& in, Outs&... outs) {

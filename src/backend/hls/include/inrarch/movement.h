@@ -23,21 +23,6 @@ namespace inrarch_hls {
 // Every kernel here keeps the sticky overflow bit of elementwise.h; the forms that may
 // write an output port take its flag: a trailing one, or first where the streams are a
 // pack (copy_stream_port, gather_port).
-template <class T, class S, int B, class... Outs>
-void copy_stream_port(int rows, bool& flag, array_stream<T, S, B>& in, Outs&... outs) {
-  const int n = rows * (S::numel() / B);
-  bool ovf = false;
-  for (int i = 0; i < n; ++i) {
-#pragma HLS pipeline II = 1
-    INRARCH_STEP();
-    beat<T, B> v = in.read();
-    ovf = ovf || v.ovf;
-    v.ovf = ovf;
-    int order[] = {(outs.write(v), 0)...};  // braced list: left to right
-    (void)order;
-  }
-  flag = ovf;
-}
 // A copy that writes several output ports (one value under several names, as Taylor
 // mode's symmetric partials are): the pack holds the output streams, then one flag per
 // port, told apart by type, so any number of names is one kernel.
@@ -70,6 +55,10 @@ void copy_stream_ports(int rows, array_stream<T, S, B>& in, OutsThenFlags&... ar
   }
   int flags[] = {put_flag(args, ovf)...};
   (void)flags;
+}
+template <class T, class S, int B, class... Outs>
+void copy_stream_port(int rows, bool& flag, array_stream<T, S, B>& in, Outs&... outs) {
+  copy_stream_ports(rows, in, outs..., flag);
 }
 template <class T, class S, int B, class... Outs>
 void copy_stream(int rows, array_stream<T, S, B>& in, Outs&... outs) {

@@ -154,7 +154,8 @@ nlohmann::json run_rtl(const dataflow::Design& d, const fs::path& dir, const Rtl
   for (const char* k : {"hang", "cycles", "first_in", "last_out", "bit_exact", "mismatches", "first_mismatch"})
     if (r.contains(k)) v[k] = r[k];
   const bool unstalled = opt.stall_in == 0 && opt.stall_out == 0;
-  v["cycle_exact"] = unstalled && v["cycles"] == v["model_cycles"];
+  // The event graph's time 0 is the RTL's cycle 0: the span and its end must both match.
+  v["cycle_exact"] = unstalled && v["cycles"] == v["model_cycles"] && v["last_out"] == v["model_cycles"];
   if (opt.trace && !r["hang"].get<bool>()) v["trace"] = check_rtl_trace(d, dir / "out" / "trace.txt", unstalled);
   v["pass"] = !r["hang"].get<bool>() && r["bit_exact"] == true && (!unstalled || v["cycle_exact"] == true) &&
               (!v.contains("trace") || v["trace"]["pass"] == true);

@@ -1,6 +1,7 @@
 // `inrarch compile`: the whole flow into an output folder with report.json.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <utility>
@@ -61,6 +62,9 @@ void print_verification(const driver::CompileResult& r) {
     fmt::print("overflows: {} values out of the range of {} (first in {}): inputs outside the "
                "range the exponents were chosen for (--input-range)\n",
                v.csim.overflows, r.number_type, v.csim.first_overflow);
+  if (!v.csim.overflow_flags.empty())  // what the hardware would show: the top's sticky flags
+    fmt::print("overflow flag set on {} of {} outputs: {}\n", v.csim.overflow_flags.size(), r.graph.outputs,
+               fmt::join(v.csim.overflow_flags, ", "));
   if (const auto& w = v.worst_column)
     fmt::print("worst column: {}[..., {}], rel error {}, abs error {}\n", w->output, w->column,
                figure(w->rel_error), figure(w->max_abs_error));

@@ -36,6 +36,9 @@ SimResult sim_from_json(const json& v, const char* mode) {
   r.max_rel_error = number_at(m, "max_rel_error");
   r.overflows = m.value("overflows", int64_t{0});
   r.first_overflow = m.value("first_overflow", std::string());
+  if (auto f = m.find("overflow_flags"); f != m.end() && f->is_array())
+    for (const json& port : *f)
+      if (port.is_string()) r.overflow_flags.push_back(port.get<std::string>());
   return r;
 }
 

@@ -40,6 +40,7 @@ TEST(RangeSafety, InputsTenTimesTheRangeOverflowAndFail) {
   auto in = inrarch::test::run_cli("compile " + (work / "b").string() +
                                    " --input-range -1,1 --no-mlir -q -o " + (work / "in").string());
   EXPECT_EQ(in.code, 0) << in.output;
+  EXPECT_EQ(in.output.find("overflow flag set"), std::string::npos) << in.output;
   nlohmann::json v = verification(work / "in");
   EXPECT_TRUE(v["csim"]["pass"].get<bool>()) << v;
   EXPECT_FALSE(v["csim"].contains("overflows")) << v;
@@ -61,6 +62,7 @@ TEST(RangeSafety, InputsTenTimesTheRangeOverflowAndFail) {
   EXPECT_EQ(out.code, 2) << out.output;
   EXPECT_NE(out.output.find("csim FAIL"), std::string::npos) << out.output;
   EXPECT_NE(out.output.find("values out of the range of fixed<32,10>"), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("overflow flag set on "), std::string::npos) << out.output;
   v = verification(work / "out");
   for (const char* mode : {"csim", "threaded", "project"}) {
     EXPECT_FALSE(v[mode]["pass"].get<bool>()) << mode << " " << v;

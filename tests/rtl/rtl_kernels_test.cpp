@@ -1,4 +1,4 @@
-// Every kernel kind of the RTL slice (source, sink, copy, elementwise add/sub/mul/neg with
+// Every kernel kind of the RTL slice (source, sink, copy, elementwise add/sub/mul/neg/relu/step with
 // streamed and splat operands, scaled streams, a saturating product) in one design, run by
 // Verilator: its outputs equal the HLS C simulation's bits (ovf flags included) under
 // random stalls of every port, every process performs its schedule's steps in order, and
@@ -27,6 +27,8 @@ ir::Bundle kinds_bundle() {
   g.add_output("neg", g.unary(Op::Neg, p));
   g.add_output("rsub", g.binary(Op::Sub, g.constant(0.5, s), y));  // splat first
   g.add_output("sat", g.binary(Op::Mul, x, g.constant(1e5, s)));   // saturates at 2^9
+  g.add_output("relu", g.unary(Op::Relu, g.binary(Op::Mul, q, y)));  // ~1e-6, scaled
+  g.add_output("step", g.unary(Op::Step, g.binary(Op::Sub, p, q)));
   hls::hls_test::fill_bundle(b, 5);
   for (auto* m : {&b.inputs})
     for (auto& [name, t] : *m)

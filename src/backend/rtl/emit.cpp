@@ -36,7 +36,7 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
       break;
   }
   throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
-                          "backend has source, sink, copy and elementwise add/sub/mul/neg",
+                          "backend has source, sink, copy and elementwise add/sub/mul/neg/relu/step",
                           p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
 

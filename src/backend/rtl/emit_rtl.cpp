@@ -23,9 +23,11 @@ LaneOp lane_op(ir::Op op) {
     case ir::Op::Sub: return kSub;
     case ir::Op::Mul: return kMul;
     case ir::Op::Neg: return kNeg;
+    case ir::Op::Relu: return kRelu;
+    case ir::Op::Step: return kStep;
     default: break;
   }
-  throw Error(fmt::format("rtl: elementwise op {} is not supported yet (add, sub, mul, neg are)",
+  throw Error(fmt::format("rtl: elementwise op {} is not supported yet (add, sub, mul, neg, relu, step are)",
                           ir::op_name(op)));
 }
 

@@ -117,7 +117,9 @@ module inrarch_ew2c #(
   end
 endmodule
 )sv"},
-      {"inrarch_lane1.sv", R"sv(// OP 3: neg (scaled1<op_neg, EA, EO>: -a saturated in T, then realigned into A and fit).
+      {"inrarch_lane1.sv", R"sv(// OP 3: neg, 4: relu, 5: step (scaled1<op, EA, EO>): the operator on the stored value in T
+// (-min saturates to max and sets ovf), then realigned into A and fit. neg and relu are
+// homogeneous (shift by EO - EA); step is invariant: T(1) or T(0), shifted by EO.
 module inrarch_lane1 #(
     parameter int OP = 3,
     parameter int W  = 32,
@@ -130,13 +132,17 @@ module inrarch_lane1 #(
     output logic [W-1:0] y,
     output logic         ovf
 );
-  logic min;  // -min does not fit: it saturates to max
-  logic [W-1:0] n;
+  localparam logic [W-1:0] MIN = {1'b1, {(W - 1) {1'b0}}};
+  localparam logic [W-1:0] MAX = {1'b0, {(W - 1) {1'b1}}};
+  localparam logic [W-1:0] ONE = W'(1) << F;
+  logic pos, min;
+  logic [W-1:0] n;  // the operator's result in T
   logic [63:0] r;
   logic f_ovf;
-  assign min = a == {1'b1, {(W - 1) {1'b0}}};
-  assign n = OP == 3 && min ? {1'b0, {(W - 1) {1'b1}}} : -a;
-  inrarch_shift #(.S(EO - EA + FA - F)) u_shift (.x(64'($signed(n))), .y(r));
+  assign pos = !a[W-1] && a != '0;
+  assign min = OP == 3 && a == MIN;  // -min does not fit
+  assign n = OP == 3 ? (min ? MAX : -a) : OP == 4 ? (pos ? a : '0) : (pos ? ONE : '0);
+  inrarch_shift #(.S((OP == 5 ? EO : EO - EA) + FA - F)) u_shift (.x(64'($signed(n))), .y(r));
   inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit (.x(r), .y(y), .ovf(f_ovf));
   assign ovf = min || f_ovf;
 endmodule

@@ -17,7 +17,7 @@ std::vector<SvFile> library_stream_files();
 std::vector<SvFile> library_arith_files();
 
 // Lane operations of inrarch_lane1/2 (the OP parameter).
-enum LaneOp { kAdd = 0, kSub = 1, kMul = 2, kNeg = 3 };
+enum LaneOp { kAdd = 0, kSub = 1, kMul = 2, kNeg = 3, kRelu = 4, kStep = 5 };
 
 // What the emitter needs about a design, checked and computed once.
 struct Ctx {

@@ -5,11 +5,12 @@ Laplacian and a 3-input network's partials up to order 3."""
 import json
 import os
 
+import numpy as np
 import torch
 
 from tests.util import TmpDirTest, eval_check, inrarch_bin, need_bin
 from inrarch_torch import export_derivatives, models
-from inrarch_torch.bundle import ExportError
+from inrarch_torch.bundle import ExportError, read_npy_dir
 
 
 def tanh_pinn(inputs, params):
@@ -24,6 +25,28 @@ def three_input_net(inputs, params):
     y = models.linear(h, params["l1.weight"], params["l1.bias"], "nn")
     y = models.linear(torch.tanh(y), params["l2.weight"], params["l2.bias"], "nn")
     return {"y": y, "q": y[:, 0] / (1.5 + y[:, 1] ** 2)}
+
+
+def siren(inputs, params):
+    """INSP's SIREN alone: y = the network's output, no derivative."""
+    h = inputs["x"]
+    for i in range(models.INSP_LAYERS):
+        h = models.linear(h, params[f"l{i}.weight"], params[f"l{i}.bias"], "batch")
+        if i < models.INSP_LAYERS - 1:
+            h = torch.sin(models.INSP_OMEGA * h)
+    return {"y": h}
+
+
+def insp_request(order):
+    """INSP's li as requests: y[..., c], then ∂_j (li[i] / 189) for each step i."""
+    li = [{"name": f"out{c}", "of": "y", "alpha": [0, 0], "index": c} for c in range(3)]
+    for k in range(3, models.insp_output_count(order)):
+        parent = li[(k - 3) // 2]
+        alpha = list(parent["alpha"])
+        alpha[(k - 3) % 2] += 1
+        li.append({"name": f"out{k}", "of": "y", "alpha": alpha, "index": parent["index"],
+                   "scale": parent.get("scale", 1.0) / models.INSP_SCALE})
+    return li
 
 
 def setup(sizes, batch, seed):
@@ -64,3 +87,18 @@ class TaylorExportTest(TmpDirTest):
         self.assertFalse(os.path.exists(self.path("bad")))
         with self.assertRaisesRegex(ExportError, "'t' must be an input"):
             export_derivatives(tanh_pinn, inputs, params, self.path("bad"), wrt="t")
+
+    def test_insp_orders_one_to_three_equal_pytorchs_insp(self):
+        """Only the SIREN is traced; its Taylor derivatives equal INSP's own PyTorch code."""
+        for order in (1, 2, 3):
+            inputs, params = models.insp_setup(6, width=16, seed=order)
+            out = self.path(f"insp{order}")
+            export_derivatives(siren, inputs, params, out, order=order, request=insp_request(order))
+            eval_check(self, out)
+            x = inputs["x"].clone().requires_grad_(True)
+            want = models.insp_fn(order)({"x": x}, params)
+            got = read_npy_dir(os.path.join(out, "reference"))
+            self.assertEqual(len(got), len(want))
+            for k, w in enumerate(want):
+                np.testing.assert_allclose(got[f"out{k}"], w.detach().numpy(), rtol=1e-9,
+                                           atol=1e-12 * float(w.abs().max()), err_msg=f"out{k}")

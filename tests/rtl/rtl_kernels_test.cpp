@@ -1,4 +1,4 @@
-// Every kernel kind of the RTL slice (source, sink, copy, elementwise add/sub/mul/neg/relu/step with
+// Every kernel kind of the RTL slice (source, sink, copy, reshape, elementwise add/sub/mul/neg/relu/step with
 // streamed and splat operands, scaled streams, a saturating product) in one design, run by
 // Verilator: its outputs equal the HLS C simulation's bits (ovf flags included) under
 // random stalls of every port, every process performs its schedule's steps in order, and
@@ -29,6 +29,7 @@ ir::Bundle kinds_bundle() {
   g.add_output("sat", g.binary(Op::Mul, x, g.constant(1e5, s)));   // saturates at 2^9
   g.add_output("relu", g.unary(Op::Relu, g.binary(Op::Mul, q, y)));  // ~1e-6, scaled
   g.add_output("step", g.unary(Op::Step, g.binary(Op::Sub, p, q)));
+  g.add_output("flat", g.reshape(g.unary(Op::Neg, y), {48}));  // a gather: identity map
   hls::hls_test::fill_bundle(b, 5);
   for (auto* m : {&b.inputs})
     for (auto& [name, t] : *m)
@@ -45,7 +46,7 @@ bool has_kind(const dataflow::Design& d, dataflow::Kind k) {
 TEST(RtlKernels, EveryKindBitExactUnderRandomStallsAndCycleExactWithout) {
   INRARCH_NEED_TOOL("verilator");
   rtl_test::Case c = rtl_test::emit_case(kinds_bundle(), "kinds");
-  for (auto k : {dataflow::Kind::Copy, dataflow::Kind::Unary, dataflow::Kind::Binary})
+  for (auto k : {dataflow::Kind::Copy, dataflow::Kind::Unary, dataflow::Kind::Binary, dataflow::Kind::Gather})
     EXPECT_TRUE(has_kind(c.design, k)) << dataflow::kind_name(k);
   // Some stream inside is scaled, so the lanes' realignment is exercised.
   const std::string top = hls::hls_test::read_file(c.dir / "rtl" / "inrarch_top.sv");
@@ -115,6 +116,17 @@ TEST(RtlKernels, UnsupportedKindIsOneErrorNamingIt) {
   hls::hls_test::fill_bundle(s);
   EXPECT_THROW(emit_rtl(dataflow::lower(s.graph), s, RtlOptions{}, dir / "rtl"), Error);
   EXPECT_THROW(emit_rtl(d, b, RtlOptions{.width = 40}, dir / "rtl"), Error);
+  // A reshape that joins beats (block 1 in, 2 out) is not a pass-through.
+  ir::Bundle r{ir::Graph("reshape"), {}, {}, {}};
+  r.graph.add_output("y", r.graph.reshape(r.graph.unary(Op::Neg, r.graph.input("x", {4, 3})), {2, 6}));
+  hls::hls_test::fill_bundle(r);
+  try {
+    emit_rtl(dataflow::lower(r.graph, {.block = 2}), r, RtlOptions{}, dir / "rtl");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel kind gather"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "rtl"));
 }
 
 }  // namespace

@@ -32,11 +32,19 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
           throw Error(fmt::format("rtl: process {} ({}): a ROM operand is not supported yet "
                                   "(splats and streams are)", p.name, ir::op_name(p.op)));
       return;
-    case Kind::Mm: case Kind::Transpose: case Kind::Permute: case Kind::Gather: case Kind::Custom:
+    case Kind::Gather:
+      // reshape/unsqueeze/squeeze with equal blocks: step i reads beat i and writes it, as a
+      // copy with one output (a different block splits or joins beats: not yet).
+      if (dataflow::kernel_class(p.op) == dataflow::KernelClass::identity_map &&
+          d.streams[p.inputs.at(0)].block == d.streams[p.outputs.at(0)].block)
+        return;
+      break;
+    case Kind::Mm: case Kind::Transpose: case Kind::Permute: case Kind::Custom:
       break;
   }
   throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
-                          "backend has source, sink, copy and elementwise add/sub/mul/neg/relu/step",
+                          "backend has source, sink, copy, elementwise add/sub/mul/neg/relu/step and "
+                          "reshape/unsqueeze/squeeze of equal blocks",
                           p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
 
@@ -124,7 +132,7 @@ std::string process(const Ctx& c, ProcessId pid) {
   const std::string head = fmt::format("  // {} ({})\n", p.name, dataflow::kind_name(p.kind));
   switch (p.kind) {
     case Kind::Source: case Kind::Sink: return head + port_process(c, pid);
-    case Kind::Copy: return head + copy(c, pid);
+    case Kind::Copy: case Kind::Gather: return head + copy(c, pid);  // gather: identity only
     default: return head + elementwise(c, pid);  // make_ctx admitted nothing else
   }
 }

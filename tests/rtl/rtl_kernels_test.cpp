@@ -97,6 +97,31 @@ TEST(RtlKernels, TwoElementsABeatAndRamFifos) {
   EXPECT_EQ(r["trace"]["pass"], true);
 }
 
+// The full-buffer kind: a transpose (and a permute <1, 0>) reads every beat, then writes.
+TEST(RtlKernels, TransposeFullBuffer) {
+  INRARCH_NEED_TOOL("verilator");
+  ir::Bundle b{ir::Graph("transpose"), {}, {}, {}};
+  ir::NodeId x = b.graph.input("x", {5, 7});
+  ir::NodeId t = b.graph.transpose(b.graph.binary(Op::Mul, x, x));
+  b.graph.add_output("t", b.graph.binary(Op::Add, t, b.graph.constant(0.25, {7, 5})));
+  b.graph.add_output("p", b.graph.permute(b.graph.unary(Op::Neg, x), {1, 0}));
+  hls::hls_test::fill_bundle(b, 7);
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "transpose");
+  EXPECT_TRUE(has_kind(c.design, dataflow::Kind::Transpose));
+  EXPECT_TRUE(has_kind(c.design, dataflow::Kind::Permute));
+  for (double stall : {0.3, 0.0}) {
+    nlohmann::json r = run_rtl(c.design, c.dir / "rtl", RtlRunOptions{.lint = stall > 0, .stall_in = stall, .stall_out = stall});
+    SCOPED_TRACE(r.dump());
+    EXPECT_TRUE(r["pass"].get<bool>());
+    EXPECT_EQ(r["bit_exact"], true);
+    EXPECT_EQ(r["trace"]["pass"], true);
+    if (stall > 0) EXPECT_EQ(r["lint"], "clean");
+    if (stall > 0) continue;
+    dataflow::EventGraph eg(c.design);
+    EXPECT_EQ(r["cycles"].get<int64_t>(), eg.resolve(c.design.depths()).latency);
+  }
+}
+
 TEST(RtlKernels, UnsupportedKindIsOneErrorNamingIt) {
   ir::Bundle b{ir::Graph("mm"), {}, {}, {}};
   ir::NodeId x = b.graph.input("x", {4, 3});

@@ -16,6 +16,13 @@ using dataflow::Process;
 using dataflow::ProcessId;
 using dataflow::StreamId;
 
+// A 2-D transpose (or permute <1, 0>) of one element a beat: inrarch_transpose.
+bool is_transpose(const dataflow::Design& d, const Process& p) {
+  const auto& in = d.streams[p.inputs.at(0)];
+  const bool swap = p.kind == Kind::Transpose || p.attrs.perm == std::vector<int64_t>{1, 0};
+  return swap && in.shape.size() == 2 && in.block == 1 && d.streams[p.outputs.at(0)].block == 1;
+}
+
 // The kernel kinds the slice has modules for; anything else is named in one error.
 void check_process(const dataflow::Design& d, ProcessId pid) {
   const Process& p = d.processes[pid];
@@ -39,12 +46,15 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
           d.streams[p.inputs.at(0)].block == d.streams[p.outputs.at(0)].block)
         return;
       break;
-    case Kind::Mm: case Kind::Transpose: case Kind::Permute: case Kind::Custom:
+    case Kind::Transpose: case Kind::Permute:
+      if (is_transpose(d, p)) return;
+      break;
+    case Kind::Mm: case Kind::Custom:
       break;
   }
   throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
-                          "backend has source, sink, copy, elementwise add/sub/mul/neg/relu/step and "
-                          "reshape/unsqueeze/squeeze of equal blocks",
+                          "backend has source, sink, copy, elementwise add/sub/mul/neg/relu/step, "
+                          "reshape/unsqueeze/squeeze of equal blocks and 2-D transposes of block 1",
                           p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
 
@@ -127,12 +137,21 @@ std::string port_process(const Ctx& c, ProcessId pid) {
                      in ? port : fifo, in ? fifo : port);
 }
 
+std::string transpose(const Ctx& c, ProcessId pid) {
+  const Process& p = c.d.processes[pid];
+  const auto& in = c.d.streams[p.inputs.at(0)];
+  return fmt::format("  inrarch_transpose #(.W({}), .M({}), .N({})) u_{} (\n      .clk, .rst, {},\n      {});\n",
+                     c.w, in.shape[0], in.shape[1], p.name, ports_of("in", "r", in.name),
+                     ports_of("out", "w", c.d.streams[p.outputs.at(0)].name));
+}
+
 std::string process(const Ctx& c, ProcessId pid) {
   const Process& p = c.d.processes[pid];
   const std::string head = fmt::format("  // {} ({})\n", p.name, dataflow::kind_name(p.kind));
   switch (p.kind) {
     case Kind::Source: case Kind::Sink: return head + port_process(c, pid);
     case Kind::Copy: case Kind::Gather: return head + copy(c, pid);  // gather: identity only
+    case Kind::Transpose: case Kind::Permute: return head + transpose(c, pid);
     default: return head + elementwise(c, pid);  // make_ctx admitted nothing else
   }
 }

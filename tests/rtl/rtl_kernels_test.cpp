@@ -122,18 +122,50 @@ TEST(RtlKernels, TransposeFullBuffer) {
   }
 }
 
+// The matrix product with one MAC and a B ROM (.hex): two layers, blocks 1 and 2 on either
+// side (A rows longer and shorter than C rows, so both the read tail and the overlap run).
+TEST(RtlKernels, MatrixProductOneMac) {
+  INRARCH_NEED_TOOL("verilator");
+  ir::Bundle b{ir::Graph("mm"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  ir::NodeId y = g.mm(g.input("x", {6, 5}), g.param("w1", {5, 4}));
+  g.add_output("y", y);
+  g.add_output("z", g.mm(g.unary(Op::Relu, y), g.param("w2", {4, 3})));
+  hls::hls_test::fill_bundle(b, 9);
+  for (double& v : b.inputs.at("x").data) v *= 1e-2;  // products near 1e-4: scaled
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "mm", 2);
+  int mms = 0;
+  for (const auto& p : c.design.processes)
+    if (p.kind == dataflow::Kind::Mm) {
+      EXPECT_TRUE(fs::exists(c.dir / "rtl" / (p.name + "_b.hex"))) << p.name;
+      ++mms;
+    }
+  EXPECT_EQ(mms, 2);
+  for (double stall : {0.3, 0.0}) {
+    nlohmann::json r = run_rtl(c.design, c.dir / "rtl", RtlRunOptions{.lint = stall > 0, .stall_in = stall, .stall_out = stall});
+    SCOPED_TRACE(r.dump());
+    EXPECT_TRUE(r["pass"].get<bool>());
+    EXPECT_EQ(r["bit_exact"], true);
+    EXPECT_EQ(r["trace"]["pass"], true);
+    if (stall > 0) EXPECT_EQ(r["lint"], "clean");
+    if (stall > 0) continue;
+    dataflow::EventGraph eg(c.design);
+    EXPECT_EQ(r["cycles"].get<int64_t>(), eg.resolve(c.design.depths()).latency);
+  }
+}
+
 TEST(RtlKernels, UnsupportedKindIsOneErrorNamingIt) {
   ir::Bundle b{ir::Graph("mm"), {}, {}, {}};
   ir::NodeId x = b.graph.input("x", {4, 3});
   b.graph.add_output("y", b.graph.mm(x, b.graph.param("w", {3, 2})));
   hls::hls_test::fill_bundle(b);
-  dataflow::Design d = dataflow::lower(b.graph);
+  dataflow::Design d = dataflow::lower(b.graph, {.mm_par = 2});
   const fs::path dir = hls::hls_test::out_dir("rtl_unsupported");
   try {
     emit_rtl(d, b, RtlOptions{}, dir / "rtl");
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("kernel kind mm"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(mm) has 2 MACs"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(fs::exists(dir / "rtl"));
   ir::Bundle s{ir::Graph("sin"), {}, {}, {}};

@@ -49,12 +49,15 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
     case Kind::Transpose: case Kind::Permute:
       if (is_transpose(d, p)) return;
       break;
-    case Kind::Mm: case Kind::Custom:
+    case Kind::Mm:
+      check_mm(d, p);
+      return;
+    case Kind::Custom:
       break;
   }
   throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
                           "backend has source, sink, copy, elementwise add/sub/mul/neg/relu/step, "
-                          "reshape/unsqueeze/squeeze of equal blocks and 2-D transposes of block 1",
+                          "reshape/unsqueeze/squeeze of equal blocks, 2-D transposes of block 1 and mm_rom_b with one MAC",
                           p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
 
@@ -152,6 +155,7 @@ std::string process(const Ctx& c, ProcessId pid) {
     case Kind::Source: case Kind::Sink: return head + port_process(c, pid);
     case Kind::Copy: case Kind::Gather: return head + copy(c, pid);  // gather: identity only
     case Kind::Transpose: case Kind::Permute: return head + transpose(c, pid);
+    case Kind::Mm: return head + mm_instance(c, pid);
     default: return head + elementwise(c, pid);  // make_ctx admitted nothing else
   }
 }

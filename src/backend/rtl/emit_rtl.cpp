@@ -117,6 +117,7 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
   const int64_t latency = model_latency(d);  // -1: the design deadlocks at its depths
   files.emplace_back("tb_top.sv", detail::icarus_tb_sv(c, 2 * std::max<int64_t>(latency, 0) + 1000));
   files.emplace_back("Makefile", detail::makefile(c, sv));
+  for (auto& rom : detail::rom_files(c)) files.push_back(std::move(rom));
   fs::create_directories(dir / "data");
   for (const auto& [name, text] : files) write_file(dir / name, text);
   for (dataflow::ProcessId p : detail::input_ports(d)) {

@@ -45,6 +45,11 @@ void check_process(const dataflow::Design& d, dataflow::ProcessId p);
 std::vector<dataflow::ProcessId> input_ports(const dataflow::Design& d);
 std::vector<dataflow::ProcessId> output_ports(const dataflow::Design& d);
 
+// The matrix product (emit_mm.cpp): the check, its instance, its B ROMs as .hex files.
+void check_mm(const dataflow::Design& d, const dataflow::Process& p);
+std::string mm_instance(const Ctx& c, dataflow::ProcessId p);
+std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c);
+
 // File bodies.
 std::string top_sv(const Ctx& c);
 std::string tb_main_cpp(const Ctx& c);

@@ -43,4 +43,22 @@ inline Case emit_case(ir::Bundle b, const std::string& name, int64_t block = 1) 
   return c;
 }
 
+// Runs c's RTL under random stalls (lint too) and without: bit-exact and following the
+// schedules both times, without stalls in the event graph's latency (resolved here).
+inline void expect_exact(const Case& c) {
+  for (double stall : {0.3, 0.0}) {
+    nlohmann::json r = run_rtl(c.design, c.dir / "rtl", RtlRunOptions{.lint = stall > 0, .stall_in = stall, .stall_out = stall});
+    SCOPED_TRACE(r.dump());
+    EXPECT_TRUE(r["pass"].get<bool>());
+    EXPECT_EQ(r["bit_exact"], true);
+    EXPECT_EQ(r["trace"]["pass"], true);
+    if (stall > 0) {
+      EXPECT_EQ(r["lint"], "clean");
+      continue;
+    }
+    dataflow::EventGraph eg(c.design);
+    EXPECT_EQ(r["cycles"].get<int64_t>(), eg.resolve(c.design.depths()).latency);
+  }
+}
+
 }  // namespace inrarch::rtl::rtl_test

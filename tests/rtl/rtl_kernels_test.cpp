@@ -61,9 +61,13 @@ TEST(RtlKernels, EveryKindBitExactUnderRandomStallsAndCycleExactWithout) {
     EXPECT_EQ(r["bit_exact"], true);
     EXPECT_EQ(r["trace"]["pass"], true);
     EXPECT_GT(r["cycles"].get<int64_t>(), r["model_cycles"].get<int64_t>());  // the stalls cost
-    if (seed == 1) EXPECT_EQ(r["lint"], "clean");
+    if (seed == 1) {
+      EXPECT_EQ(r["lint"], "clean");
+    }
   }
-  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", RtlRunOptions{.lint = false});
+  RtlRunOptions plain;
+  plain.lint = false;
+  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", plain);
   SCOPED_TRACE(r.dump());
   EXPECT_TRUE(r["pass"].get<bool>());
   dataflow::EventGraph eg(c.design);
@@ -83,7 +87,9 @@ TEST(RtlKernels, TwoElementsABeatAndRamFifos) {
   c.design.set_depths(depths);
   hls::HlsOptions ho;
   emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
-  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", RtlRunOptions{.other_tools = true});
+  RtlRunOptions all_tools;
+  all_tools.other_tools = true;
+  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", all_tools);
   SCOPED_TRACE(r.dump());
   EXPECT_TRUE(r["pass"].get<bool>());
   EXPECT_EQ(r["bit_exact"], true);
@@ -113,14 +119,19 @@ TEST(RtlKernels, TransposeFullBuffer) {
 }
 
 // The matrix product with one MAC and a B ROM (.hex): two layers, blocks 1 and 2 on either
-// side (A rows longer and shorter than C rows, so both the read tail and the overlap run).
+// side (A rows longer and shorter than C rows, so both the read tail and the overlap run);
+// elementwise operands held in ROMs (a bias row read with a wrapping index, a whole array).
 TEST(RtlKernels, MatrixProductOneMac) {
   INRARCH_NEED_TOOL("verilator");
   ir::Bundle b{ir::Graph("mm"), {}, {}, {}};
   ir::Graph& g = b.graph;
   ir::NodeId y = g.mm(g.input("x", {6, 5}), g.param("w1", {5, 4}));
   g.add_output("y", y);
-  g.add_output("z", g.mm(g.unary(Op::Relu, y), g.param("w2", {4, 3})));
+  // A bias: a broadcast row, held once in a ROM of 4 words read with a wrapping index, and
+  // a whole [6, 4] constant as a 24-word ROM.
+  ir::NodeId h = g.binary(Op::Add, y, g.expand(g.param("b1", {1, 4}), {6, 4}));
+  g.add_output("z", g.mm(g.unary(Op::Relu, h), g.param("w2", {4, 3})));
+  g.add_output("s", g.binary(Op::Mul, g.param("s", {6, 4}), y));
   hls::hls_test::fill_bundle(b, 9);
   for (double& v : b.inputs.at("x").data) v *= 1e-2;  // products near 1e-4: scaled
   rtl_test::Case c = rtl_test::emit_case(std::move(b), "mm", 2);
@@ -139,7 +150,9 @@ TEST(RtlKernels, UnsupportedKindIsOneErrorNamingIt) {
   ir::NodeId x = b.graph.input("x", {4, 3});
   b.graph.add_output("y", b.graph.mm(x, b.graph.param("w", {3, 2})));
   hls::hls_test::fill_bundle(b);
-  dataflow::Design d = dataflow::lower(b.graph, {.mm_par = 2});
+  dataflow::LowerOptions two_macs;
+  two_macs.mm_par = 2;
+  dataflow::Design d = dataflow::lower(b.graph, two_macs);
   const fs::path dir = hls::hls_test::out_dir("rtl_unsupported");
   try {
     emit_rtl(d, b, RtlOptions{}, dir / "rtl");
@@ -152,13 +165,17 @@ TEST(RtlKernels, UnsupportedKindIsOneErrorNamingIt) {
   s.graph.add_output("y", s.graph.unary(Op::Sin, s.graph.input("x", {4, 3})));
   hls::hls_test::fill_bundle(s);
   EXPECT_THROW(emit_rtl(dataflow::lower(s.graph), s, RtlOptions{}, dir / "rtl"), Error);
-  EXPECT_THROW(emit_rtl(d, b, RtlOptions{.width = 40}, dir / "rtl"), Error);
+  RtlOptions wide;
+  wide.width = 40;
+  EXPECT_THROW(emit_rtl(d, b, wide, dir / "rtl"), Error);
   // A reshape that joins beats (block 1 in, 2 out) is not a pass-through.
   ir::Bundle r{ir::Graph("reshape"), {}, {}, {}};
   r.graph.add_output("y", r.graph.reshape(r.graph.unary(Op::Neg, r.graph.input("x", {4, 3})), {2, 6}));
   hls::hls_test::fill_bundle(r);
   try {
-    emit_rtl(dataflow::lower(r.graph, {.block = 2}), r, RtlOptions{}, dir / "rtl");
+    dataflow::LowerOptions block2;
+    block2.block = 2;
+    emit_rtl(dataflow::lower(r.graph, block2), r, RtlOptions{}, dir / "rtl");
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("kernel kind gather"), std::string::npos) << e.what();

@@ -47,7 +47,10 @@ inline Case emit_case(ir::Bundle b, const std::string& name, int64_t block = 1) 
 // schedules both times, without stalls in the event graph's latency (resolved here).
 inline void expect_exact(const Case& c) {
   for (double stall : {0.3, 0.0}) {
-    nlohmann::json r = run_rtl(c.design, c.dir / "rtl", RtlRunOptions{.lint = stall > 0, .stall_in = stall, .stall_out = stall});
+    RtlRunOptions ro;
+    ro.lint = stall > 0;
+    ro.stall_in = ro.stall_out = stall;
+    nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
     SCOPED_TRACE(r.dump());
     EXPECT_TRUE(r["pass"].get<bool>());
     EXPECT_EQ(r["bit_exact"], true);

@@ -34,10 +34,12 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
     case Kind::Sink: case Kind::Copy: return;
     case Kind::Unary: case Kind::Binary:
       lane_op(p.op);  // throws for an op without a lane
-      for (const auto& od : p.operands)
-        if (od.stream < 0 && !od.splat)
-          throw Error(fmt::format("rtl: process {} ({}): a ROM operand is not supported yet "
-                                  "(splats and streams are)", p.name, ir::op_name(p.op)));
+      for (const auto& od : p.operands) {  // a ROM's period is 1 or a multiple of the block
+        const int64_t words = rom_words(od), block = d.streams[p.outputs.at(0)].block;
+        if (od.stream < 0 && !od.splat && words != 1 && words % block != 0)
+          throw Error(fmt::format("rtl: process {} ({}): a ROM of {} words read {} a beat", p.name,
+                                  ir::op_name(p.op), words, block));
+      }
       return;
     case Kind::Gather:
       // reshape/unsqueeze/squeeze with equal blocks: step i reads beat i and writes it, as a
@@ -105,9 +107,10 @@ std::string elementwise(const Ctx& c, ProcessId pid) {
     return fmt::format("  inrarch_ew2 #({}) u_{} (\n      .clk, .rst, {},\n      {},\n      {});\n",
                        ew_params(c, pid), p.name, ports_of("a", "r", c.d.streams[p.inputs[0]].name),
                        ports_of("b", "r", c.d.streams[p.inputs[1]].name), out);
+  // A constant operand, a splat or an array, is a ROM (a splat of one word).
   const size_t cslot = p.operands.at(0).stream < 0 ? 0 : 1;
-  return fmt::format("  inrarch_ew2c #({}, .CSLOT({}), .C({}'h{:x})) u_{} (\n      .clk, .rst, {},\n      {});\n",
-                     ew_params(c, pid), cslot, c.w, c.splat_bits(pid, cslot), p.name,
+  return fmt::format("  inrarch_ew2r #({}, .CSLOT({}), .P({}), .ROM_FILE(\"{}\")) u_{} (\n      .clk, .rst, {},\n      {});\n",
+                     ew_params(c, pid), cslot, rom_words(p.operands[cslot]), rom_file(p, cslot), p.name,
                      ports_of("in", "r", c.d.streams[p.inputs.at(0)].name), out);
 }
 

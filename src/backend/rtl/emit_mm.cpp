@@ -1,5 +1,6 @@
-// The matrix product in the top (inrarch_mm_rom_b) and the contents of its B ROM as a
-// .hex file ($readmemh), encoded as the HLS emitter's weights.h holds it.
+// The matrix product in the top (inrarch_mm_rom_b), and every ROM as a .hex file
+// ($readmemh): mm's B and the constant operands of elementwise kernels, encoded as the HLS
+// emitter's weights.h holds them.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -46,31 +47,62 @@ std::string mm_instance(const Ctx& c, ProcessId pid) {
       a.name, a.name, a.name, out.name, out.name, out.name);
 }
 
-// Every mm's B, column-major (element (k, n) at n*K + k), each value rounded to the grid at
-// its exponent and saturated (the HLS value_literal), one W-bit hex word a line.
+std::string rom_file(const Process& p, size_t slot) {
+  return p.kind == Kind::Mm ? rom_file(p) : fmt::format("{}_{}.hex", p.name, slot);
+}
+
+int64_t rom_words(const dataflow::Operand& od) {
+  return od.splat ? 1 : od.rom_period > 0 ? od.rom_period : numel(od.shape);
+}
+
+// Every ROM: mm's B column-major (element (k, n) at n*K + k), an elementwise operand's
+// rom_words values row-major (a splat: one word); each value rounded to the grid at its exponent and saturated
+// (the HLS value_literal), one W-bit hex word a line.
 std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
-  std::vector<ProcessId> mms;
+  struct Rom {
+    ProcessId p;
+    size_t slot;
+  };
+  std::vector<Rom> roms;
   std::vector<ir::NodeId> nodes;
-  for (size_t p = 0; p < c.d.processes.size(); ++p)
-    if (c.d.processes[p].kind == Kind::Mm) {
-      mms.push_back(ProcessId(p));
-      nodes.push_back(c.d.processes[p].operands.at(1).static_node);
-    }
-  std::vector<std::pair<std::string, std::string>> files;
-  if (mms.empty()) return files;
-  const std::vector<Tensor> values = ir::evaluate_nodes(c.b.graph, nodes, c.b.inputs, c.b.params);
-  const double top = std::ldexp(1.0, c.w - 1);
-  for (size_t m = 0; m < mms.size(); ++m) {
-    const Tensor& t = values[m];
-    const int64_t K = t.shape.at(0), N = t.shape.at(1);
-    std::string text;
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t k = 0; k < K; ++k) {
-        const double v = std::nearbyint(std::ldexp(t.data[k * N + n], c.operand_exp(mms[m], 1) + c.f));
-        const auto raw = static_cast<uint64_t>(static_cast<int64_t>(std::clamp(v, -top, top - 1)));
-        text += fmt::format("{:0{}x}\n", raw & ((uint64_t(1) << c.w) - 1), (c.w + 3) / 4);
+  for (size_t p = 0; p < c.d.processes.size(); ++p) {
+    const Process& pr = c.d.processes[p];
+    if (pr.kind != Kind::Mm && pr.kind != Kind::Unary && pr.kind != Kind::Binary) continue;
+    for (size_t k = 0; k < pr.operands.size(); ++k)
+      if (pr.operands[k].stream < 0 && !pr.operands[k].splat) {
+        roms.push_back({ProcessId(p), k});
+        nodes.push_back(pr.operands[k].rom_source());
       }
-    files.emplace_back(rom_file(c.d.processes[mms[m]]), text);
+  }
+  std::vector<Tensor> values = ir::evaluate_nodes(c.b.graph, nodes, c.b.inputs, c.b.params);
+  for (size_t p = 0; p < c.d.processes.size(); ++p) {  // splats: one word, no evaluation
+    const Process& pr = c.d.processes[p];
+    for (size_t k = 0; k < pr.operands.size(); ++k)
+      if (pr.operands[k].stream < 0 && pr.operands[k].splat && pr.kind != Kind::Mm) {
+        roms.push_back({ProcessId(p), k});
+        values.push_back(Tensor({1}, {*pr.operands[k].splat}));
+      }
+  }
+  std::vector<std::pair<std::string, std::string>> files;
+  const double top = std::ldexp(1.0, c.w - 1);
+  for (size_t m = 0; m < roms.size(); ++m) {
+    const Process& p = c.d.processes[roms[m].p];
+    const Tensor& t = values[m];
+    std::vector<double> order;
+    if (p.kind == Kind::Mm) {
+      const int64_t K = t.shape.at(0), N = t.shape.at(1);
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t k = 0; k < K; ++k) order.push_back(t.data[k * N + n]);
+    } else {
+      order.assign(t.data.begin(), t.data.begin() + rom_words(p.operands[roms[m].slot]));
+    }
+    std::string text;
+    for (double x : order) {
+      const double v = std::nearbyint(std::ldexp(x, c.operand_exp(roms[m].p, roms[m].slot) + c.f));
+      const auto raw = static_cast<uint64_t>(static_cast<int64_t>(std::clamp(v, -top, top - 1)));
+      text += fmt::format("{:0{}x}\n", raw & ((uint64_t(1) << c.w) - 1), (c.w + 3) / 4);
+    }
+    files.emplace_back(rom_file(p, roms[m].slot), text);
   }
   return files;
 }

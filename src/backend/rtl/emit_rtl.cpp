@@ -39,14 +39,6 @@ int Ctx::operand_exp(ProcessId p, size_t slot) const {
   return opt.operand_exp.empty() ? 0 : opt.operand_exp.at(p).at(slot);
 }
 
-// As the HLS emitter's value_literal: rounded to nearest on the grid, saturated.
-uint64_t Ctx::splat_bits(ProcessId p, size_t slot) const {
-  const double v = std::nearbyint(std::ldexp(*d.processes[p].operands.at(slot).splat, operand_exp(p, slot) + f));
-  const double top = std::ldexp(1.0, w - 1);
-  const auto raw = static_cast<int64_t>(std::clamp(v, -top, top - 1));
-  return static_cast<uint64_t>(raw) & ((uint64_t(1) << w) - 1);
-}
-
 std::vector<ProcessId> input_ports(const dataflow::Design& d) {
   std::vector<ProcessId> v;
   for (size_t p = 0; p < d.processes.size(); ++p)
@@ -105,7 +97,7 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
   const detail::Ctx c = detail::make_ctx(d, b, opt);
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::string> sv;
-  for (const auto& lib : {detail::library_stream_files(), detail::library_arith_files()})
+  for (const auto& lib : {detail::library_stream_files(), detail::library_arith_files(), detail::library_mm_files()})
     for (const auto& f : lib) {
       files.emplace_back(f.name, f.text);
       sv.push_back(f.name);

@@ -12,7 +12,7 @@
 //                  a run without stalls, with the event graph's times.
 //
 // This slice supports sources and sinks of inputs/outputs, copies, and the elementwise
-// add, sub, mul (streamed or splat operands), neg, relu and step, reshape/unsqueeze/squeeze
+// add, sub, mul (streamed, splat or ROM operands), neg, relu and step, reshape/unsqueeze/squeeze
 // of equal blocks, 2-D transposes of one element a beat and mm of a streamed A and a
 // constant B (a .hex ROM) with one MAC, for fixed<W,I> with W <= 32; any
 // other process is an inrarch::Error naming its kernel kind or op, before a file is written.

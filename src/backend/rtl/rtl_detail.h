@@ -15,6 +15,7 @@ struct SvFile {
 };
 std::vector<SvFile> library_stream_files();
 std::vector<SvFile> library_arith_files();
+std::vector<SvFile> library_mm_files();
 
 // Lane operations of inrarch_lane1/2 (the OP parameter).
 enum LaneOp { kAdd = 0, kSub = 1, kMul = 2, kNeg = 3, kRelu = 4, kStep = 5 };
@@ -30,8 +31,6 @@ struct Ctx {
 
   int stream_exp(dataflow::StreamId s) const;
   int operand_exp(dataflow::ProcessId p, size_t slot) const;
-  // The raw bits (two's complement in w bits) of a splat operand at its exponent.
-  uint64_t splat_bits(dataflow::ProcessId p, size_t slot) const;
 };
 
 // Checks the number type and every process (inrarch::Error naming what is not supported).
@@ -49,6 +48,9 @@ std::vector<dataflow::ProcessId> output_ports(const dataflow::Design& d);
 void check_mm(const dataflow::Design& d, const dataflow::Process& p);
 std::string mm_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c);
+// A ROM's file and words (an elementwise operand: its period, or the whole operand).
+std::string rom_file(const dataflow::Process& p, size_t slot);
+int64_t rom_words(const dataflow::Operand& od);
 
 // File bodies.
 std::string top_sv(const Ctx& c);

@@ -35,7 +35,9 @@ int64_t insp_output_count(int order);
 // How the derivatives are built: nested reverse mode (grad() per step, as INSP does with
 // autograd) or Taylor mode (taylor.h: one forward sweep of jets; far fewer MACs).
 enum class DerivativeMode { Reverse, Taylor };
-inline constexpr DerivativeMode kDefaultMode = DerivativeMode::Reverse;
+// The commands' default: Taylor mode, fewer MACs and cycles at every order >= 1
+// (docs/taylor.md). The C++ builders below default to INSP's own construction.
+inline constexpr DerivativeMode kDefaultMode = DerivativeMode::Taylor;
 const char* mode_name(DerivativeMode m);
 DerivativeMode mode_from_name(const std::string& s);  // throws inrarch::Error
 

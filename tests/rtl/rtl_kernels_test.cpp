@@ -1,4 +1,4 @@
-// Every kernel kind of the RTL slice (source, sink, copy, reshape, elementwise add/sub/mul/neg/relu/step with
+// Every kernel kind of the RTL slice (source, sink, copy, reshape, elementwise add/sub/mul/neg/relu/step/sin/cos with
 // streamed and splat operands, scaled streams, a saturating product) in one design, run by
 // Verilator: its outputs equal the HLS C simulation's bits (ovf flags included) under
 // random stalls of every port, every process performs its schedule's steps in order, and
@@ -6,6 +6,8 @@
 // elements a beat and FIFOs deep enough to be RAMs (read two cycles after a write).
 #include <fstream>
 
+#include "backend/hls/include/fixed_math.h"
+#include "backend/rtl/rtl_detail.h"
 #include "rtl_test_util.h"
 
 namespace inrarch::rtl {
@@ -30,11 +32,20 @@ ir::Bundle kinds_bundle() {
   g.add_output("relu", g.unary(Op::Relu, g.binary(Op::Mul, q, y)));  // ~1e-6, scaled
   g.add_output("step", g.unary(Op::Step, g.binary(Op::Sub, p, q)));
   g.add_output("flat", g.reshape(g.unary(Op::Neg, y), {48}));  // a gather: identity map
+  g.add_output("sin", g.unary(Op::Sin, g.binary(Op::Mul, x, g.constant(3000.0, s))));  // ~30 rad
+  g.add_output("cos", g.unary(Op::Cos, p));                       // a scaled operand
   hls::hls_test::fill_bundle(b, 5);
   for (auto* m : {&b.inputs})
     for (auto& [name, t] : *m)
       for (double& v : t.data) v *= 1e-2;
   return b;
+}
+
+// The RTL's sine table is the HLS library's, entry for entry.
+TEST(RtlKernels, SineTableIsTheLibrarys) {
+  const std::vector<uint32_t> t = detail::sin_table();
+  ASSERT_EQ(t.size(), size_t(inrarch_hls::kSinRomSize));
+  for (size_t i = 0; i < t.size(); ++i) EXPECT_EQ(t[i], inrarch_hls::sin_rom().v[i]) << i;
 }
 
 bool has_kind(const dataflow::Design& d, dataflow::Kind k) {

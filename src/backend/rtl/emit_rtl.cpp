@@ -25,9 +25,11 @@ LaneOp lane_op(ir::Op op) {
     case ir::Op::Neg: return kNeg;
     case ir::Op::Relu: return kRelu;
     case ir::Op::Step: return kStep;
+    case ir::Op::Sin: return kSin;
+    case ir::Op::Cos: return kCos;
     default: break;
   }
-  throw Error(fmt::format("rtl: elementwise op {} is not supported yet (add, sub, mul, neg, relu, step are)",
+  throw Error(fmt::format("rtl: elementwise op {} is not supported yet (add, sub, mul, neg, relu, step, sin, cos are)",
                           ir::op_name(op)));
 }
 
@@ -110,6 +112,11 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
   files.emplace_back("tb_top.sv", detail::icarus_tb_sv(c, 2 * std::max<int64_t>(latency, 0) + 1000));
   files.emplace_back("Makefile", detail::makefile(c, sv));
   for (auto& rom : detail::rom_files(c)) files.push_back(std::move(rom));
+  const bool sine = std::any_of(d.processes.begin(), d.processes.end(), [](const dataflow::Process& p) {
+    return (p.kind == dataflow::Kind::Unary || p.kind == dataflow::Kind::Binary) &&
+           (p.op == ir::Op::Sin || p.op == ir::Op::Cos);
+  });
+  if (sine) files.emplace_back("inrarch_sin_rom.hex", detail::sin_table_hex());
   fs::create_directories(dir / "data");
   for (const auto& [name, text] : files) write_file(dir / name, text);
   for (dataflow::ProcessId p : detail::input_ports(d)) {

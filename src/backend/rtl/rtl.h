@@ -11,10 +11,10 @@
 //   check_rtl_trace  compares a run's recorded FIFO operations with the schedules and, for
 //                  a run without stalls, with the event graph's times.
 //
-// This slice supports sources and sinks of inputs/outputs, copies, and the elementwise
-// add, sub, mul (streamed, splat or ROM operands), neg, relu and step, reshape/unsqueeze/squeeze
-// of equal blocks, 2-D transposes of one element a beat and mm of a streamed A and a
-// constant B (a .hex ROM) with one MAC, for fixed<W,I> with W <= 32; any
+// This slice supports sources and sinks of inputs/outputs, copies, the elementwise add,
+// sub, mul (streamed, splat or ROM operands), neg, relu, step, sin and cos, reshape/
+// unsqueeze/squeeze of equal blocks, 2-D transposes of one element a beat and mm of a
+// streamed A and a constant B (a .hex ROM) with one MAC, for fixed<W,I> with W <= 32; any
 // other process is an inrarch::Error naming its kernel kind or op, before a file is written.
 #pragma once
 

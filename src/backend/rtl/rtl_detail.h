@@ -18,7 +18,7 @@ std::vector<SvFile> library_arith_files();
 std::vector<SvFile> library_mm_files();
 
 // Lane operations of inrarch_lane1/2 (the OP parameter).
-enum LaneOp { kAdd = 0, kSub = 1, kMul = 2, kNeg = 3, kRelu = 4, kStep = 5 };
+enum LaneOp { kAdd = 0, kSub = 1, kMul = 2, kNeg = 3, kRelu = 4, kStep = 5, kSin = 6, kCos = 7 };
 
 // What the emitter needs about a design, checked and computed once.
 struct Ctx {
@@ -48,6 +48,10 @@ std::vector<dataflow::ProcessId> output_ports(const dataflow::Design& d);
 void check_mm(const dataflow::Design& d, const dataflow::Process& p);
 std::string mm_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c);
+// The quarter-wave sine table of the HLS library (fixed_math.h: 1025 entries, Q1.31, from
+// the same Taylor series in double), as the hex file inrarch_lane_sin reads.
+std::vector<uint32_t> sin_table();
+std::string sin_table_hex();
 // A ROM's file and words (an elementwise operand: its period, or the whole operand).
 std::string rom_file(const dataflow::Process& p, size_t slot);
 int64_t rom_words(const dataflow::Operand& od);

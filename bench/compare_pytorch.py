@@ -178,7 +178,7 @@ def write_docs(rows, meta):
         "`build/inrarch compile --builtin insp --mode reverse --order K --batch B -o DIR --no-csim --no-mlir --no-hls` "
         "(the architecture search, FIFO sizing and resource estimate all run; no code is "
         "emitted or simulated): INSP's own nested reverse mode, as PyTorch runs it; Taylor mode's "
-        "designs take 0.76 / 0.60 / 0.38 of these cycles at orders 1 / 2 / 3 (docs/taylor.md). Details: the wall time each compile took on this machine (recorded "
+        "designs take 0.76 / 0.60 / 0.38 of these cycles at orders 1 / 2 / 3, batch 64 (docs/taylor.md). Details: the wall time each compile took on this machine (recorded "
         "when it ran, on the same shared machine; later runs reuse the cached compile), the "
         "design's cycles and on-chip memory by kind, the median CPU time (`time.process_time`) "
         "of the 1-thread PyTorch runs, and how many runs each median is of:",

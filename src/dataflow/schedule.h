@@ -98,6 +98,13 @@ void check_programs(const Design& d, const std::vector<Program>& progs);
 
 // Gather kernels (schedule_gather.cpp).
 Program schedule_gather(const Design& d, ProcessId p);
+// The operand slot and element that output element o (row-major in `out`) of gather
+// process p needs (sum: the last element contributing to it). The RTL gather's tables.
+struct GatherNeed {
+  int slot;
+  int64_t elem;
+};
+GatherNeed gather_need(const Process& p, const ir::Shape& out, int64_t o);
 int64_t gather_buffer_elems(const Design& d, ProcessId p);
 
 }  // namespace inrarch::dataflow

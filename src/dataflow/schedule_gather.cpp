@@ -95,6 +95,11 @@ Need need_of(const Process& p, const ir::Shape& out, int64_t o) {
 
 }  // namespace
 
+GatherNeed gather_need(const Process& p, const ir::Shape& out, int64_t o) {
+  const Need n = need_of(p, out, o);
+  return {n.slot, n.elem};
+}
+
 Program schedule_gather(const Design& d, ProcessId pid) {
   const Process& p = d.processes.at(pid);
   StreamId out = p.outputs.at(0);

@@ -41,6 +41,25 @@ ir::Bundle kinds_bundle() {
   return b;
 }
 
+// Gathers from tables: select, slice, cat of two streams, expand of a row, a reshape.
+TEST(RtlKernels, GathersFromTables) {
+  INRARCH_NEED_TOOL("verilator");
+  ir::Bundle b{ir::Graph("gathers"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  ir::NodeId x = g.input("x", {4, 6}), y = g.input("y", {4, 6}), z = g.input("z", {1, 6});
+  g.add_output("sel", g.select(x, 1, 2));
+  g.add_output("slice", g.slice(y, 1, 1, 5, 2));
+  g.add_output("cat", g.cat({x, y}, 0));
+  g.add_output("expand", g.binary(Op::Mul, g.expand(z, {4, 6}), x));
+  g.add_output("flat", g.reshape(g.unary(Op::Neg, g.slice(x, 1, 0, 3)), {2, 6}));
+  hls::hls_test::fill_bundle(b, 11);
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "gathers");
+  int tables = 0;
+  for (const auto& p : c.design.processes) tables += fs::exists(c.dir / "rtl" / (p.name + "_steps.hex"));
+  EXPECT_GE(tables, 5);
+  rtl_test::expect_exact(c);
+}
+
 // The RTL's sine table is the HLS library's, entry for entry.
 TEST(RtlKernels, SineTableIsTheLibrarys) {
   const std::vector<uint32_t> t = detail::sin_table();
@@ -179,9 +198,9 @@ TEST(RtlKernels, UnsupportedKindIsOneErrorNamingIt) {
   RtlOptions wide;
   wide.width = 40;
   EXPECT_THROW(emit_rtl(d, b, wide, dir / "rtl"), Error);
-  // A reshape that joins beats (block 1 in, 2 out) is not a pass-through.
-  ir::Bundle r{ir::Graph("reshape"), {}, {}, {}};
-  r.graph.add_output("y", r.graph.reshape(r.graph.unary(Op::Neg, r.graph.input("x", {4, 3})), {2, 6}));
+  // A sum is not a table gather (its values are sums).
+  ir::Bundle r{ir::Graph("sum"), {}, {}, {}};
+  r.graph.add_output("y", r.graph.sum(r.graph.unary(Op::Neg, r.graph.input("x", {4, 3})), {1}, false));
   hls::hls_test::fill_bundle(r);
   try {
     dataflow::LowerOptions block2;
@@ -192,6 +211,13 @@ TEST(RtlKernels, UnsupportedKindIsOneErrorNamingIt) {
     EXPECT_NE(std::string(e.what()).find("kernel kind gather"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(fs::exists(dir / "rtl"));
+  // Nor is a reshape that joins beats (block 1 in, 2 out).
+  ir::Bundle j{ir::Graph("join"), {}, {}, {}};
+  j.graph.add_output("y", j.graph.reshape(j.graph.unary(Op::Neg, j.graph.input("x", {4, 3})), {2, 6}));
+  hls::hls_test::fill_bundle(j);
+  dataflow::LowerOptions block2;
+  block2.block = 2;
+  EXPECT_THROW(emit_rtl(dataflow::lower(j.graph, block2), j, RtlOptions{}, dir / "rtl"), Error);
 }
 
 }  // namespace

@@ -16,6 +16,13 @@ using dataflow::Process;
 using dataflow::ProcessId;
 using dataflow::StreamId;
 
+// reshape/unsqueeze/squeeze with equal blocks: step i reads beat i and writes it, as a copy
+// with one output.
+bool is_pass_through(const dataflow::Design& d, const Process& p) {
+  return dataflow::kernel_class(p.op) == dataflow::KernelClass::identity_map &&
+         d.streams[p.inputs.at(0)].block == d.streams[p.outputs.at(0)].block;
+}
+
 // A 2-D transpose (or permute <1, 0>) of one element a beat: inrarch_transpose.
 bool is_transpose(const dataflow::Design& d, const Process& p) {
   const auto& in = d.streams[p.inputs.at(0)];
@@ -42,12 +49,8 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
       }
       return;
     case Kind::Gather:
-      // reshape/unsqueeze/squeeze with equal blocks: step i reads beat i and writes it, as a
-      // copy with one output (a different block splits or joins beats: not yet).
-      if (dataflow::kernel_class(p.op) == dataflow::KernelClass::identity_map &&
-          d.streams[p.inputs.at(0)].block == d.streams[p.outputs.at(0)].block)
-        return;
-      break;
+      if (!is_pass_through(d, p)) check_gather(d, p);
+      return;
     case Kind::Transpose: case Kind::Permute:
       if (is_transpose(d, p)) return;
       break;
@@ -59,7 +62,7 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
   }
   throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
                           "backend has source, sink, copy, elementwise add/sub/mul/neg/relu/step, "
-                          "reshape/unsqueeze/squeeze of equal blocks, 2-D transposes of block 1 and mm_rom_b with one MAC",
+                          "gathers but sum, 2-D transposes of block 1 and mm_rom_b with one MAC",
                           p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
 
@@ -156,7 +159,8 @@ std::string process(const Ctx& c, ProcessId pid) {
   const std::string head = fmt::format("  // {} ({})\n", p.name, dataflow::kind_name(p.kind));
   switch (p.kind) {
     case Kind::Source: case Kind::Sink: return head + port_process(c, pid);
-    case Kind::Copy: case Kind::Gather: return head + copy(c, pid);  // gather: identity only
+    case Kind::Copy: return head + copy(c, pid);
+    case Kind::Gather: return head + (is_pass_through(c.d, c.d.processes[pid]) ? copy(c, pid) : gather_instance(c, pid));
     case Kind::Transpose: case Kind::Permute: return head + transpose(c, pid);
     case Kind::Mm: return head + mm_instance(c, pid);
     default: return head + elementwise(c, pid);  // make_ctx admitted nothing else

@@ -112,6 +112,7 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
   files.emplace_back("tb_top.sv", detail::icarus_tb_sv(c, 2 * std::max<int64_t>(latency, 0) + 1000));
   files.emplace_back("Makefile", detail::makefile(c, sv));
   for (auto& rom : detail::rom_files(c)) files.push_back(std::move(rom));
+  for (auto& table : detail::gather_files(c)) files.push_back(std::move(table));
   const bool sine = std::any_of(d.processes.begin(), d.processes.end(), [](const dataflow::Process& p) {
     return (p.kind == dataflow::Kind::Unary || p.kind == dataflow::Kind::Binary) &&
            (p.op == ir::Op::Sin || p.op == ir::Op::Cos);

@@ -245,6 +245,102 @@ module inrarch_transpose #(
   always_ff @(posedge clk) if (fire && reads) buffer[waddr] <= in_data[W-1:0];
 endmodule
 )sv"},
+      {"inrarch_gather.sv", R"sv(// A gather (select, slice, cat, expand, reshape: dataflow/schedule_gather.cpp) of NIN
+// streamed inputs, B elements a beat everywhere, as tables: STEP_FILE holds each step's
+// {write, read mask} (the schedule, every step delay 1), SRC_FILE each output element's
+// place in the buffer, which holds every input element read so far (input k's elements
+// from BASES[k]). A step fires as a whole when every input it reads has a beat and, if it
+// writes, the output has room; an element read in the writing step itself comes straight
+// from its input. A written beat carries the sticky flag of every beat read, this step's
+// included (the HLS gather).
+module inrarch_gather #(
+    parameter int NIN = 1,
+    parameter int B = 1,
+    parameter int W = 32,
+    parameter int STEPS = 1,
+    parameter int OUT_ELEMS = 1,
+    parameter int BUF = 1,
+    parameter logic [NIN*32-1:0] BASES = '0,
+    parameter STEP_FILE = "steps.hex",
+    parameter SRC_FILE = "src.hex"
+) (
+    input  logic                 clk,
+    input  logic                 rst,
+    input  logic [NIN*(B*W+1)-1:0] in_data,
+    input  logic [NIN-1:0]       in_valid,
+    output logic [NIN-1:0]       in_ready,
+    output logic [B*W:0]         out_data,
+    output logic                 out_valid,
+    input  logic                 out_ready
+);
+  localparam int BW = B * W + 1;
+  localparam int SW = $clog2(STEPS + 1), AW = BUF > 1 ? $clog2(BUF) : 1;
+  localparam int OW = $clog2(OUT_ELEMS + 1);
+  localparam int XW = OUT_ELEMS > 1 ? $clog2(OUT_ELEMS) : 1, TW = STEPS > 1 ? $clog2(STEPS) : 1;
+  logic [NIN:0] step_rom[STEPS];
+  logic [AW-1:0] src_rom[OUT_ELEMS];
+  logic [W-1:0] buffer[BUF];
+  initial $readmemh(STEP_FILE, step_rom);
+  initial $readmemh(SRC_FILE, src_rom);
+
+  logic started, sticky, fire, writes;
+  logic [SW-1:0] s;           // the next step
+  logic [OW-1:0] o;           // the next output element
+  logic [NIN-1:0] reads, flags;
+  logic [NIN*32-1:0] start;   // per input: buffer place of the beat it reads next
+  logic [NIN:0] step;
+  assign step   = s < SW'(STEPS) ? step_rom[TW'(s)] : '0;
+  assign reads  = step[NIN-1:0];
+  assign writes = step[NIN];
+  assign fire   = started && s < SW'(STEPS) && (reads & ~in_valid) == '0 && (!writes || out_ready);
+  assign in_ready  = reads & {NIN{fire}};
+  assign out_valid = fire && writes;
+
+  for (genvar k = 0; k < NIN; k = k + 1) begin : g_in
+    logic [31:0] at;
+    assign flags[k] = in_data[k*BW+B*W];
+    always_ff @(posedge clk) begin
+      if (rst) at <= BASES[k*32+:32];
+      else if (in_ready[k]) at <= at + 32'(B);
+    end
+    assign start[k*32+:32] = at;
+    for (genvar e = 0; e < B; e = e + 1) begin : g_elem
+      always_ff @(posedge clk) if (in_ready[k]) buffer[AW'(at) + AW'(e)] <= in_data[k*BW+e*W+:W];
+    end
+  end
+
+  // Output element e: from the buffer, or from an input beat read in this very step.
+  for (genvar e = 0; e < B; e = e + 1) begin : g_out
+    logic [AW-1:0] addr;
+    logic [W-1:0] v;
+    assign addr = src_rom[XW'(o + OW'(e))];
+    always_comb begin
+      v = buffer[addr];
+      for (int k = 0; k < NIN; k = k + 1)
+        if (reads[k] && 32'(addr) >= start[k*32+:32] && 32'(addr) < start[k*32+:32] + 32'(B))
+          v = in_data[k*BW+(32'(addr) - start[k*32+:32])*W+:W];
+    end
+    assign out_data[e*W+:W] = v;
+  end
+  assign out_data[B*W] = sticky || |(reads & flags);
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      started <= 1'b0;
+      sticky <= 1'b0;
+      s <= '0;
+      o <= '0;
+    end else begin
+      started <= 1'b1;
+      if (fire) begin
+        s <= s + 1'b1;
+        sticky <= sticky || |(reads & flags);
+        if (writes) o <= o + OW'(B);
+      end
+    end
+  end
+endmodule
+)sv"},
       {"inrarch_ew_fsm.sv", R"sv(// The step sequence of an elementwise kernel (schedule: II = 1, L = 1): step i (0..BEATS)
 // reads beat i of every streamed operand when i < BEATS and writes result beat i - 1 when
 // i >= 1. A step fires as a whole, in the first cycle (at least one after the previous

@@ -52,6 +52,12 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c);
 // the same Taylor series in double), as the hex file inrarch_lane_sin reads.
 std::vector<uint32_t> sin_table();
 std::string sin_table_hex();
+// Gathers (emit_gather.cpp): the pass-through ones are one-output copies, the others
+// inrarch_gather with its two tables.
+bool is_pass_through(const dataflow::Design& d, const dataflow::Process& p);
+void check_gather(const dataflow::Design& d, const dataflow::Process& p);
+std::string gather_instance(const Ctx& c, dataflow::ProcessId p);
+std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c);
 // A ROM's file and words (an elementwise operand: its period, or the whole operand).
 std::string rom_file(const dataflow::Process& p, size_t slot);
 int64_t rom_words(const dataflow::Operand& od);

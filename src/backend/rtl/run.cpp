@@ -133,7 +133,11 @@ nlohmann::json run_rtl(const dataflow::Design& d, const fs::path& dir, const Rtl
     v["error"] = "the HLS C simulation's bits: see logs/csim.log";
     return v;
   }
-  if (opt.other_tools) {  // Icarus runs the same design against the same bits
+  const double work = double(d.processes.size()) * double(std::max<int64_t>(v["model_cycles"].get<int64_t>(), 0));
+  if (opt.other_tools && work > opt.icarus_max_work) {
+    v["icarus"] = {{"skipped", fmt::format("{:.3g} process-cycles (over {:.3g}): run `make icarus` in the rtl folder",
+                                           work, opt.icarus_max_work)}};
+  } else if (opt.other_tools) {  // Icarus runs the same design against the same bits
     make(dir, "icarus", "icarus.log", opt.budget_s);
     nlohmann::json ic = last_json(dir / "logs" / "icarus.log");
     v["icarus"] = ic.is_null() ? nlohmann::json{{"error", "no result: see logs/icarus.log"}} : ic;

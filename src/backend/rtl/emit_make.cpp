@@ -133,6 +133,8 @@ SV :={1}
 HLS := {2}
 VERILATOR ?= verilator
 CXX ?= g++
+# ccache, when installed, keeps Verilator's runtime objects between builds of any design.
+export OBJCACHE ?= $(if $(shell command -v ccache),ccache,)
 
 all: sim
 lint:

@@ -54,6 +54,18 @@ TEST_F(RtlAdd, BitExactAndCycleExactWithVerilator) {
   EXPECT_EQ(r["trace"]["ops_checked"].get<int64_t>(), 6 * 300);  // 3 streams, written and read
 }
 
+// Yosys synthesizes the top: at least the FIFOs' registers (3 streams x 2 beats x 33 bits)
+// are flip-flops, and an adder needs no DSP.
+TEST_F(RtlAdd, YosysSynthesizesTheTop) {
+  INRARCH_NEED_TOOL("yosys");
+  nlohmann::json s = synthesize(c_->dir / "rtl");
+  SCOPED_TRACE(s.dump());
+  EXPECT_GE(s["ff"].get<int64_t>(), 3 * 2 * 33);
+  EXPECT_GT(s["lut"].get<int64_t>(), 0);
+  EXPECT_EQ(s["dsp"].get<int64_t>(), 0);
+  EXPECT_EQ(s["bram18k"].get<int64_t>(), 0);
+}
+
 // An output never ready: no FIFO op for the watchdog's span is a hang, not a wait forever.
 TEST_F(RtlAdd, WatchdogReportsAHang) {
   INRARCH_NEED_TOOL("verilator");

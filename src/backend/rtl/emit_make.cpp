@@ -128,6 +128,7 @@ std::string makefile(const Ctx& c, const std::vector<std::string>& sv_files) {
 #   make sim       the Verilator testbench (obj_dir/Vtop), then runs it against the C simulation
 #   make csim      the HLS C simulation's beats (csim/*.txt, *.hex; needs {2})
 #   make icarus    the Icarus Verilog testbench (tb_top.sv) against the C simulation
+#   make synth     yosys synth_xilinx -family xcup of the whole top; cell counts in logs/synth_stat.txt
 TOP := {0}
 SV :={1}
 HLS := {2}
@@ -153,6 +154,9 @@ csim/csim_dump: csim_dump.cpp
 	  csim_dump.cpp $(HLS)/model.cpp -o $@
 csim: csim/csim_dump
 	./csim/csim_dump data csim
+synth:
+	mkdir -p logs
+	yosys -q -p "read_verilog -defer -sv $(SV); synth_xilinx -family xcup -flatten -top $(TOP); tee -q -o logs/synth_stat.txt stat"
 icarus: csim
 	mkdir -p build
 	iverilog -g2012 -s tb_top -o build/tb_top.vvp $(SV) tb_top.sv
@@ -162,7 +166,7 @@ sim: obj_dir/Vtop csim
 	./obj_dir/Vtop --data data --expect csim --out out --trace out/trace.txt
 clean:
 	rm -rf obj_dir build csim out
-.PHONY: all lint iverilog yosys csim icarus sim clean
+.PHONY: all lint iverilog yosys synth csim icarus sim clean
 )",
                      c.opt.top, sv, c.opt.hls_dir.string());
 }

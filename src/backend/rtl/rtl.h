@@ -10,6 +10,7 @@
 //                  Yosys when asked); returns report.json's `verification.rtl`.
 //   check_rtl_trace  compares a run's recorded FIFO operations with the schedules and, for
 //                  a run without stalls, with the event graph's times.
+//   synthesize     Yosys's synth_xilinx of the top: LUT, FF, DSP, BRAM18K, URAM.
 //
 // This slice supports sources and sinks of inputs/outputs, copies, the elementwise add,
 // sub, mul (streamed, splat or ROM operands), neg, relu, step, sin and cos, reshape/
@@ -76,6 +77,11 @@ nlohmann::json run_rtl(const dataflow::Design& d, const std::filesystem::path& d
 // Returns {pass, ops_checked, mismatch?}.
 nlohmann::json check_rtl_trace(const dataflow::Design& d, const std::filesystem::path& trace,
                                bool exact_times);
+
+// Yosys's synth_xilinx -family xcup of the whole top in an emitted RTL folder (`make synth`).
+// Returns {tool, lut, ff, dsp, bram18k (a RAMB36 is two), uram, lutram_cells, carry_cells,
+// seconds}. Throws inrarch::Error when Yosys fails or runs past budget_s.
+nlohmann::json synthesize(const std::filesystem::path& rtl_dir, double budget_s = 600);
 
 // The event graph's latency of the design at its depths (unbounded depths as the RTL
 // builds them), which an unstalled RTL run must take to the cycle.

@@ -1,0 +1,47 @@
+// synthesize: Yosys's synth_xilinx (UltraScale+) of an emitted top, its cells counted as
+// the resource model counts them.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <regex>
+#include <sstream>
+
+#include "backend/rtl/rtl.h"
+#include "support/error.h"
+#include "support/files.h"
+#include "support/process.h"
+
+namespace inrarch::rtl {
+
+nlohmann::json synthesize(const std::filesystem::path& dir, double budget_s) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::filesystem::create_directories(dir / "logs");
+  auto run = run_command(fmt::format("cd '{}' && make synth > logs/synth.log 2>&1", dir.string()), budget_s);
+  if (run.exit_code != 0)
+    throw Error(run.timed_out ? "synth: yosys ran out of time (" + std::to_string(budget_s) + " s)"
+                              : "synth: yosys failed; see " + (dir / "logs" / "synth.log").string());
+  // `stat` lists "     <cell type>   <count>" under "Number of cells".
+  std::istringstream in(read_file(dir / "logs" / "synth_stat.txt"));
+  const std::regex cell(R"(^\s+([A-Z][A-Z0-9_]*)\s+(\d+)\s*$)");
+  int64_t lut = 0, ff = 0, dsp = 0, bram18k = 0, uram = 0, lutram = 0, carry = 0;
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (!std::regex_match(line, m, cell)) continue;
+    const std::string type = m[1];
+    const int64_t n = std::stoll(m[2]);
+    if (type.rfind("LUT", 0) == 0) lut += n;
+    else if (type.rfind("FD", 0) == 0) ff += n;
+    else if (type.rfind("DSP48", 0) == 0) dsp += n;
+    else if (type == "RAMB18E2") bram18k += n;
+    else if (type == "RAMB36E2") bram18k += 2 * n;
+    else if (type.rfind("URAM", 0) == 0) uram += n;
+    else if (type.rfind("RAM", 0) == 0 || type.rfind("SRL", 0) == 0) lutram += n;
+    else if (type.rfind("CARRY", 0) == 0) carry += n;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return {{"tool", "yosys 0.23 synth_xilinx -family xcup -flatten"},
+          {"lut", lut}, {"ff", ff}, {"dsp", dsp}, {"bram18k", bram18k}, {"uram", uram},
+          {"lutram_cells", lutram}, {"carry_cells", carry}, {"seconds", seconds}};
+}
+
+}  // namespace inrarch::rtl

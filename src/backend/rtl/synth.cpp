@@ -18,7 +18,7 @@ nlohmann::json synthesize(const std::filesystem::path& dir, double budget_s) {
   std::filesystem::create_directories(dir / "logs");
   auto run = run_command(fmt::format("cd '{}' && make synth > logs/synth.log 2>&1", dir.string()), budget_s);
   if (run.exit_code != 0)
-    throw Error(run.timed_out ? "synth: yosys ran out of time (" + std::to_string(budget_s) + " s)"
+    throw Error(run.timed_out ? fmt::format("synth: yosys ran out of time ({:g} s; --budget)", budget_s)
                               : "synth: yosys failed; see " + (dir / "logs" / "synth.log").string());
   // `stat` lists "     <cell type>   <count>" under "Number of cells".
   std::istringstream in(read_file(dir / "logs" / "synth_stat.txt"));

@@ -56,8 +56,9 @@ void print_verification(const driver::CompileResult& r) {
                               ? ""
                               : fmt::format(" (max abs error {}, max rel error {})",
                                             figure(v.csim.max_abs_error), figure(v.csim.max_rel_error));
-  fmt::print("verification ({}): csim {}{}, threaded {}, trace {}, project {}\n", r.number_type,
-             v.csim.text(), err, v.threaded.text(), v.trace.text(), v.project.text());
+  fmt::print("verification ({}): csim {}{}, threaded {}, trace {}, project {}{}\n", r.number_type,
+             v.csim.text(), err, v.threaded.text(), v.trace.text(), v.project.text(),
+             v.rtl.status == driver::SimResult::Status::NotRun ? "" : ", rtl " + v.rtl.text());
   if (v.csim.overflows > 0)
     fmt::print("overflows: {} values out of the range of {} (first in {}): inputs outside the "
                "range the exponents were chosen for (--input-range)\n",

@@ -57,8 +57,8 @@ std::string SimResult::text() const {
 }
 
 Verification verification_from_json(const json& v) {
-  Verification r{sim_from_json(v, "csim"), sim_from_json(v, "threaded"), sim_from_json(v, "trace"),
-                 sim_from_json(v, "project"), std::nullopt};
+  Verification r{sim_from_json(v, "csim"),    sim_from_json(v, "threaded"), sim_from_json(v, "trace"),
+                 sim_from_json(v, "project"), sim_from_json(v, "rtl"),      std::nullopt};
   if (v.contains("csim")) {
     const json& w = v["csim"].value("worst_columns", json::array());
     if (w.is_array() && !w.empty())

@@ -38,8 +38,11 @@ struct WorstColumn {
 
 struct Verification {
   SimResult csim, threaded, trace, project;
+  SimResult rtl;  // `compile --rtl`'s Verilator run (docs/rtl.md); a hang is a Fail
   std::optional<WorstColumn> worst_column;
-  bool failed() const { return csim.failed() || threaded.failed() || trace.failed() || project.failed(); }
+  bool failed() const {
+    return csim.failed() || threaded.failed() || trace.failed() || project.failed() || rtl.failed();
+  }
 };
 
 // Reads hls::run_simulations' verification section.

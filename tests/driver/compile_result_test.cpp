@@ -89,6 +89,13 @@ TEST(CompileResult, ExitCodeIgnoresSkippedAndMissingModes) {
   EXPECT_EQ(r.verification->csim.text(), "FAIL (out of time)");
   EXPECT_EQ(r.verification->threaded.text(), "not run");
   EXPECT_EQ(r.exit_code(), 2);
+  // The RTL run counts like the C simulations: a failed or hung run fails the compile.
+  s["verification"]["csim"] = {{"pass", true}};
+  s["verification"]["rtl"] = {{"pass", true}, {"bit_exact", true}, {"hang", false}};
+  EXPECT_EQ(result_from_sections(s, "out").exit_code(), 0);
+  s["verification"]["rtl"] = {{"pass", false}, {"bit_exact", true}, {"hang", true}};
+  EXPECT_EQ(result_from_sections(s, "out").verification->rtl.text(), "FAIL");
+  EXPECT_EQ(result_from_sections(s, "out").exit_code(), 2);
   s.erase("verification");
   EXPECT_FALSE(result_from_sections(s, "out").verification.has_value());
   EXPECT_EQ(result_from_sections(s, "out").exit_code(), 0);

@@ -110,10 +110,14 @@ std::string summary_section(const json& report) {
   std::string t = "<table class=\"kv\">";
   if (report.contains("source") || g.is_object()) t += row("model", model_text(report));
   if (g.is_object())
-    t += row("outputs", num(g["outputs"])) +
-         row("op nodes", fmt::format("{} imported → {} optimized", num(g["op_nodes_imported"]), num(g["op_nodes_optimized"])));
+    t += row("outputs", num(get(g, "outputs"))) +
+         row("op nodes", fmt::format("{} imported → {} optimized", num(get(g, "op_nodes_imported")),
+                                     num(get(g, "op_nodes_optimized"))));
+  // get(), not operator[]: a report from an older or partial run may lack a key, and a
+  // const operator[] of a missing key is undefined (an assertion in a debug build).
   if (d.is_object())
-    t += row("design", fmt::format("{} processes{}, {} streams", num(d["processes"]), kernels_text(d), num(d["streams"])));
+    t += row("design", fmt::format("{} processes{}, {} streams", num(get(d, "processes")), kernels_text(d),
+                                   num(get(d, "streams"))));
   if (report.contains("analysis")) t += row("latency", latency_text(report));
   if (f.is_object() && f.contains("total_bits"))
     t += row("FIFOs", fmt::format("sized by <code>{}</code>: {} entries, {} bits, {} BRAM18K", esc(f["method"].get<std::string>()),

@@ -42,11 +42,8 @@ struct Args {
 };
 
 void run(int order, const Args& a) {
-  autodiff::SirenSpec spec;
-  spec.dims = {2, a.width, a.width, a.width, a.width, 3};
-  spec.batch = a.batch;
   double t0 = now();
-  ir::Graph g = autodiff::build_insp_graph(spec, order);
+  ir::Graph g = autodiff::build_insp_graph(autodiff::insp_siren(a.batch, a.width), order);
   if (!a.raw) g = passes::run_pipeline(g).graph;
   double t1 = now();
   LowerOptions lo;

@@ -96,10 +96,7 @@ int main(int argc, char** argv) {
               "latency", "floor", "ratio", "DSP%", "BRAM%", "URAM%", "LUT%", "FF%", "fits",
               "data Mb", "search s", "total s");
   for (int order : a.orders) {
-    autodiff::SirenSpec spec;
-    spec.dims = {2, a.width, a.width, a.width, a.width, 3};
-    spec.batch = a.batch;
-    ir::Bundle b = autodiff::build_insp_bundle(spec, order, false);
+    ir::Bundle b = autodiff::build_insp_bundle(autodiff::insp_siren(a.batch, a.width), order, false);
     passes::optimize_bundle(b);
     for (const auto& part : a.parts) run(order, part, a, b.graph);
   }

@@ -34,10 +34,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--width")) width = std::atoll(argv[i + 1]);
     else { std::fprintf(stderr, "unknown option %s\n", argv[i]); return 1; }
   }
-  autodiff::SirenSpec spec;
-  spec.dims = {2, width, width, width, width, 3};
-  spec.batch = batch;
-  ir::Bundle b = autodiff::build_insp_bundle(spec, order, false);
+  ir::Bundle b = autodiff::build_insp_bundle(autodiff::insp_siren(batch, width), order, false);
   passes::optimize_bundle(b);
   driver::DataflowPlan plan;
   plan.part = dataflow::find_part("u50");

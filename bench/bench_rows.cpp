@@ -52,10 +52,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 void agreement_row(int order, int64_t batch, int64_t width, bool search) {
-  autodiff::SirenSpec spec;
-  spec.dims = {2, width, width, width, width, 3};
-  spec.batch = batch;
-  ir::Bundle b = autodiff::build_insp_bundle(spec, order, false);
+  ir::Bundle b = autodiff::build_insp_bundle(autodiff::insp_siren(batch, width), order, false);
   passes::optimize_bundle(b);
   driver::DataflowPlan plan;
   plan.dse = search;
@@ -91,10 +88,7 @@ void compile_row(int order, int64_t batch, int64_t width) {
   pid_t pid = fork();
   if (pid == 0) {
     driver::CompileOptions o;
-    autodiff::SirenSpec spec;
-    spec.dims = {2, width, width, width, width, 3};
-    spec.batch = batch;
-    o.builtin_insp = spec;
+    o.builtin_insp = autodiff::insp_siren(batch, width);
     o.builtin_order = order;
     o.out_dir = out;
     o.csim = false;

@@ -57,6 +57,14 @@ NodeId linear(Graph& g, NodeId x, size_t layer, int64_t in, int64_t out, int64_t
 
 }  // namespace
 
+SirenSpec insp_siren(int64_t batch, int64_t width, uint64_t seed) {
+  SirenSpec spec;
+  spec.dims = {2, width, width, width, width, 3};
+  spec.batch = batch;
+  spec.seed = seed;
+  return spec;
+}
+
 NodeId build_siren(Graph& g, const SirenSpec& spec) {
   check_spec(spec);
   NodeId h = g.input("x", {spec.batch, spec.dims[0]});

@@ -17,6 +17,9 @@ struct SirenSpec {
   uint64_t seed = 0;
 };
 
+// INSP's SIREN, 2 -> width x4 -> 3, at a batch: the benchmark's shape at any width.
+SirenSpec insp_siren(int64_t batch, int64_t width, uint64_t seed = 0);
+
 // SIREN forward: sin(w0 * (x W^T + b)) after every layer but the last, which is linear.
 // Adds input "x" [batch, dims[0]] and params "l{i}.weight" [out,in], "l{i}.bias" [out];
 // returns y [batch, dims.back()].

@@ -53,11 +53,7 @@ autodiff::SirenSpec insp_spec(int order, int64_t batch, int64_t width, uint64_t 
   if (order < 0 || order > 6) throw Error(fmt::format("--order {} out of range (0..6)", order));
   if (batch < 1 || batch > (1 << 20)) throw Error(fmt::format("--batch {} out of range (1..2^20)", batch));
   if (width < 1 || width > 65536) throw Error(fmt::format("--width {} out of range (1..65536)", width));
-  autodiff::SirenSpec spec;
-  spec.dims = {2, width, width, width, width, 3};
-  spec.batch = batch;
-  spec.seed = seed;
-  return spec;
+  return autodiff::insp_siren(batch, width, seed);
 }
 
 void add_mode_option(CLI::App* cmd, std::string& mode) {

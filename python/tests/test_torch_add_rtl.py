@@ -2,38 +2,27 @@
 `inrarch compile --rtl` writes SystemVerilog and runs it with Verilator (docs/rtl.md). The
 RTL equals the HLS C simulation bit for bit, takes the event graph's latency to the cycle,
 and its outputs, decoded from fixed<32,10>, equal PyTorch's x + y within the type's LSB."""
-import json
 import os
-import shutil
 
 import torch
 
-from tests.util import TmpDirTest, run_bin
+from tests.util import TmpDirTest, compile_rtl
 from inrarch_torch import export
 
 
 class TorchAddRtlTest(TmpDirTest):
     def test_add_to_rtl_equals_pytorch(self):
-        if shutil.which("verilator") is None:
-            self.skipTest("verilator is not installed (scripts/install-deps.sh installs it)")
         g = torch.Generator().manual_seed(2)
         x = torch.rand(1, 3, 10, 10, dtype=torch.float64, generator=g)
         y = torch.rand(1, 3, 10, 10, dtype=torch.float64, generator=g)
         export(lambda i, p: i["x"] + i["y"], {"x": x, "y": y}, {}, self.path("bundle"))
-        out = self.path("out")
-        rc, log = run_bin(self, "compile", self.path("bundle"), "-q", "--rtl", "-o", out)
-        self.assertEqual(rc, 0, log)
-        with open(os.path.join(out, "report.json")) as f:
-            report = json.load(f)
-        rtl = report["verification"]["rtl"]
-        self.assertTrue(rtl["pass"], rtl)
-        self.assertTrue(rtl["bit_exact"], rtl)
+        report, rtl = compile_rtl(self, self.path("bundle"))
         self.assertFalse(rtl["hang"], rtl)
         self.assertEqual(rtl["lint"], "clean", rtl)
         self.assertEqual(rtl["cycles"], report["fifo"]["latency_cycles"], rtl)
         # The RTL's own output beats ("<ovf> <hex>" a line), decoded: x + y within one LSB
         # (inputs floored onto the grid, the sum exact).
-        with open(os.path.join(out, "rtl", "out", "out_out0.txt")) as f:
+        with open(os.path.join(self.path("out"), "rtl", "out", "out_out0.txt")) as f:
             beats = [line.split() for line in f]
         want = (x + y).flatten().tolist()
         self.assertEqual(len(beats), len(want))

@@ -42,6 +42,22 @@ def eval_check(test, bundle, rtol="1e-9"):
     return out
 
 
+def compile_rtl(test, *args):
+    """`inrarch compile ARGS --rtl -q -o OUT` must exit 0 with a passing, bit-exact RTL run;
+    returns (report.json, its verification.rtl). Skips when verilator is missing."""
+    if shutil.which("verilator") is None:
+        test.skipTest("verilator is not installed (scripts/install-deps.sh installs it)")
+    out = test.path("out")
+    rc, log = run_bin(test, "compile", *args, "--rtl", "-q", "-o", out)
+    test.assertEqual(rc, 0, log)
+    with open(os.path.join(out, "report.json")) as f:
+        report = json.load(f)
+    rtl = report["verification"]["rtl"]
+    test.assertTrue(rtl["pass"], rtl)
+    test.assertTrue(rtl["bit_exact"], rtl)
+    return report, rtl
+
+
 def compile_hls(test, bundle, out, number_type):
     """`inrarch compile BUNDLE -o OUT --type T` (its C simulations included); returns
     (exit code, output, report.json's verification or None when there is no report)."""

@@ -25,15 +25,16 @@ std::vector<int64_t> bases(const Process& p) {
 
 void check_gather(const dataflow::Design& d, const Process& p) {
   const int64_t block = d.streams[p.outputs.at(0)].block;
-  bool ok = dataflow::kernel_class(p.op) != dataflow::KernelClass::sum_map;
-  for (const auto& od : p.operands) ok = ok && od.stream >= 0 && d.streams[od.stream].block == block;
+  bool ok = true;  // a sum accumulates, so its blocks may differ
+  for (const auto& od : p.operands) ok = ok && od.stream >= 0 && (is_sum(p) || d.streams[od.stream].block == block);
   if (!ok)
-    throw Error(fmt::format("rtl: process {} ({}, kernel kind gather) is not supported yet: sum, a "
+    throw Error(fmt::format("rtl: process {} ({}, kernel kind gather) is not supported yet: a "
                             "constant operand or blocks that differ", p.name, ir::op_name(p.op)));
 }
 
 std::string gather_instance(const Ctx& c, ProcessId pid) {
   const Process& p = c.d.processes[pid];
+  if (is_sum(p)) return sum_instance(c, pid);
   const auto& out = c.d.streams[p.outputs.at(0)];
   const std::vector<int64_t> base = bases(p);
   std::string data, valid, ready, base_bits;
@@ -54,21 +55,32 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
       base_bits, p.name, p.name, p.name, data, valid, ready, out.name, out.name, out.name);
 }
 
+std::string steps_hex(const Ctx& c, ProcessId pid) {
+  const Process& p = c.d.processes[pid];
+  std::string steps;
+  for (const auto& step : dataflow::expand(dataflow::schedule(c.d, pid))) {
+    uint64_t bits = 0;
+    for (const auto& op : step.ops) {
+      if (op.write) bits |= uint64_t(1) << p.inputs.size();
+      for (size_t k = 0; k < p.inputs.size(); ++k)
+        if (!op.write && op.stream == p.inputs[k]) bits |= uint64_t(1) << k;
+    }
+    steps += fmt::format("{:x}\n", bits);
+  }
+  return steps;
+}
+
 std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c) {
   std::vector<std::pair<std::string, std::string>> files;
   for (size_t pid = 0; pid < c.d.processes.size(); ++pid) {
     const Process& p = c.d.processes[pid];
     if (p.kind != dataflow::Kind::Gather || is_pass_through(c.d, p)) continue;
-    std::string steps, src;
-    for (const auto& step : dataflow::expand(dataflow::schedule(c.d, ProcessId(pid)))) {
-      uint64_t bits = 0;
-      for (const auto& op : step.ops) {
-        if (op.write) bits |= uint64_t(1) << p.inputs.size();
-        for (size_t k = 0; k < p.inputs.size(); ++k)
-          if (!op.write && op.stream == p.inputs[k]) bits |= uint64_t(1) << k;
-      }
-      steps += fmt::format("{:x}\n", bits);
+    if (is_sum(p)) {
+      for (auto& f : sum_files(c, ProcessId(pid))) files.push_back(std::move(f));
+      continue;
     }
+    const std::string steps = steps_hex(c, ProcessId(pid));
+    std::string src;
     const std::vector<int64_t> base = bases(p);
     const auto& out = c.d.streams[p.outputs.at(0)].shape;
     for (int64_t o = 0; o < numel(out); ++o) {

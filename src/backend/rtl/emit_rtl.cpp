@@ -27,9 +27,13 @@ LaneOp lane_op(ir::Op op) {
     case ir::Op::Step: return kStep;
     case ir::Op::Sin: return kSin;
     case ir::Op::Cos: return kCos;
+    case ir::Op::Exp: return kExp;
+    case ir::Op::Tanh: return kTanh;
+    case ir::Op::Log: return kLog;
+    case ir::Op::Div: return kDiv;
     default: break;
   }
-  throw Error(fmt::format("rtl: elementwise op {} is not supported yet (add, sub, mul, neg, relu, step, sin, cos are)",
+  throw Error(fmt::format("rtl: elementwise op {} is not supported yet (add, sub, mul, neg, relu, step, sin, cos, exp, tanh, log, div are)",
                           ir::op_name(op)));
 }
 
@@ -99,7 +103,8 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
   const detail::Ctx c = detail::make_ctx(d, b, opt);
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::string> sv;
-  for (const auto& lib : {detail::library_stream_files(), detail::library_arith_files(), detail::library_mm_files()})
+  for (const auto& lib : {detail::library_stream_files(), detail::library_arith_files(), detail::library_mm_files(),
+                          detail::library_explog_files(), detail::library_reduce_files()})
     for (const auto& f : lib) {
       files.emplace_back(f.name, f.text);
       sv.push_back(f.name);
@@ -118,6 +123,7 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
            (p.op == ir::Op::Sin || p.op == ir::Op::Cos);
   });
   if (sine) files.emplace_back("inrarch_sin_rom.hex", detail::sin_table_hex());
+  for (auto& table : detail::explog_table_files(d)) files.push_back(std::move(table));
   fs::create_directories(dir / "data");
   for (const auto& [name, text] : files) write_file(dir / name, text);
   for (dataflow::ProcessId p : detail::input_ports(d)) {

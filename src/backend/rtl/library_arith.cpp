@@ -7,7 +7,7 @@ namespace inrarch::rtl::detail {
 
 std::vector<SvFile> library_arith_files() {
   return {
-      {"inrarch_ew1.sv", R"sv(// An elementwise unary kernel (neg, relu, step; sin, cos from a table) on one streamed
+      {"inrarch_ew1.sv", R"sv(// An elementwise unary kernel (neg, relu, step; sin, cos, exp, tanh, log from tables) on one streamed
 // operand. Otherwise as inrarch_ew2.
 module inrarch_ew1 #(
     parameter int OP    = 3,
@@ -34,7 +34,11 @@ module inrarch_ew1 #(
       .clk, .rst, .in_valid, .in_ready, .lanes(y), .lanes_ovf(|sat || in_data[B*W]),
       .out_data, .out_valid, .out_ready);
   for (genvar e = 0; e < B; e = e + 1) begin : g_lane
-    if (OP >= 6) begin : g_sin
+    if (OP >= 8 && OP <= 10) begin : g_explog
+      inrarch_lane_explog #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO),
+                            .TABLE(OP == 10 ? "inrarch_log1p_rom.hex" : "inrarch_exp2_rom.hex")) u_lane (
+          .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+    end else if (OP >= 6) begin : g_sin
       inrarch_lane_sin #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
           .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
     end else begin : g_plain
@@ -238,7 +242,7 @@ endmodule
 // (FA >= F, 64 - FA >= 2 (W - F) + 8), so the unscaled operators, which skip A, give the
 // same bits.
 
-// OP 0: add, 1: sub, 2: mul (scaled2<op, EA, EB, EO>).
+// OP 0: add, 1: sub, 2: mul, 11: div (scaled2<op, EA, EB, EO>).
 module inrarch_lane2 #(
     parameter int OP = 0,
     parameter int W  = 32,
@@ -267,6 +271,17 @@ module inrarch_lane2 #(
     end
     inrarch_shift #(.S(EO - EA - EB)) u_shift (.x(pa), .y(r));
     assign r_ovf = 1'b0;
+  end else if (OP == 11) begin : g_div
+    // op_div: the ap_fixed quotient (a << F) / b, truncated toward zero (0 for b = 0, as
+    // the compat headers give), fit into T; then A, a shift by EO - EA + EB (kQuotient).
+    // A combinational 64 / 32-bit divider: correct first, not cheap.
+    logic signed [63:0] num, den, quo;
+    logic [W-1:0] q;
+    assign num = 64'($signed(a)) <<< F;
+    assign den = 64'($signed(b));
+    assign quo = den == 64'sd0 ? 64'sd0 : num / den;  // signed operands throughout: a signed division
+    inrarch_fit #(.W(W), .F(F), .FA(F)) u_fit_q (.x(quo), .y(q), .ovf(r_ovf));
+    inrarch_shift #(.S(EO - EA + EB + FA - F)) u_shift (.x(64'($signed(q))), .y(r));
   end else begin : g_sum
     // Both operands into A at the result's exponent, summed exactly, saturated to A.
     logic [63:0] xa, xb;

@@ -16,9 +16,14 @@ struct SvFile {
 std::vector<SvFile> library_stream_files();
 std::vector<SvFile> library_arith_files();
 std::vector<SvFile> library_mm_files();
+std::vector<SvFile> library_explog_files();
+std::vector<SvFile> library_reduce_files();
 
 // Lane operations of inrarch_lane1/2 (the OP parameter).
-enum LaneOp { kAdd = 0, kSub = 1, kMul = 2, kNeg = 3, kRelu = 4, kStep = 5, kSin = 6, kCos = 7 };
+enum LaneOp {
+  kAdd = 0, kSub = 1, kMul = 2, kNeg = 3, kRelu = 4, kStep = 5, kSin = 6, kCos = 7,
+  kExp = 8, kTanh = 9, kLog = 10, kDiv = 11
+};
 
 // What the emitter needs about a design, checked and computed once.
 struct Ctx {
@@ -52,12 +57,23 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c);
 // the same Taylor series in double), as the hex file inrarch_lane_sin reads.
 std::vector<uint32_t> sin_table();
 std::string sin_table_hex();
+// fixed_exp_log.h's tables (1025 entries, Q.32, from the same series in double): 2^(i/1024)
+// and ln(1 + i/1024); and the .hex files of those a design's exp, tanh and log read.
+std::vector<uint64_t> exp2_table();
+std::vector<uint64_t> log1p_table();
+std::vector<std::pair<std::string, std::string>> explog_table_files(const dataflow::Design& d);
 // Gathers (emit_gather.cpp): the pass-through ones are one-output copies, the others
 // inrarch_gather with its two tables.
 bool is_pass_through(const dataflow::Design& d, const dataflow::Process& p);
 void check_gather(const dataflow::Design& d, const dataflow::Process& p);
 std::string gather_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c);
+// A gather's steps as inrarch_gather and inrarch_sum read them: {write, read mask} a line.
+std::string steps_hex(const Ctx& c, dataflow::ProcessId p);
+// sum (emit_reduce.cpp): inrarch_sum with its steps and each input element's destination.
+bool is_sum(const dataflow::Process& p);
+std::string sum_instance(const Ctx& c, dataflow::ProcessId p);
+std::vector<std::pair<std::string, std::string>> sum_files(const Ctx& c, dataflow::ProcessId p);
 // A ROM's file and words (an elementwise operand: its period, or the whole operand).
 std::string rom_file(const dataflow::Process& p, size_t slot);
 int64_t rom_words(const dataflow::Operand& od);

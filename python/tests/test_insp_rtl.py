@@ -1,8 +1,13 @@
 """INSP order 1 (the built-in SIREN and its input gradients, one MAC per mm) down to RTL:
 `inrarch compile --builtin insp --order 1 --no-dse --rtl` runs it with Verilator. The RTL
 equals the HLS C simulation bit for bit, takes the event graph's latency to the cycle with
-every FIFO op at its time, and Icarus agrees (docs/rtl.md)."""
-from tests.util import TmpDirTest, compile_rtl
+every FIFO op at its time, and Icarus agrees (docs/rtl.md). On inputs ten times the range
+its exponents were chosen for, the RTL top's overflow flags fail the compile."""
+import json
+import os
+import shutil
+
+from tests.util import TmpDirTest, compile_rtl, run_bin
 
 
 class InspRtlTest(TmpDirTest):
@@ -15,3 +20,22 @@ class InspRtlTest(TmpDirTest):
         self.assertEqual(rtl["lint"], "clean", rtl)
         self.assertTrue(rtl["icarus"]["bit_exact"], rtl)
         self.assertEqual(rtl["icarus"]["cycles"], rtl["cycles"], rtl)
+
+    def test_insp_inputs_outside_the_range_set_the_rtl_overflow_flags(self):
+        if shutil.which("verilator") is None:
+            self.skipTest("verilator is not installed (scripts/install-deps.sh installs it)")
+        out = self.path("out")  # INSP's coordinates lie in [-1, 1]: ten times this range
+        rc, log = run_bin(self, "compile", "--builtin", "insp", "--order", "1", "--batch", "4",
+                          "--width", "8", "--no-dse", "--rtl", "--input-range", "-0.1,0.1",
+                          "-q", "-o", out)
+        self.assertEqual(rc, 2, log)
+        self.assertIn("rtl FAIL", log)
+        self.assertIn("rtl: overflow flag set on ", log)
+        with open(os.path.join(out, "report.json")) as f:
+            rtl = json.load(f)["verification"]["rtl"]
+        self.assertFalse(rtl["pass"], rtl)
+        self.assertTrue(rtl["overflow_flag"], rtl)
+        self.assertTrue(rtl["bit_exact"], rtl)  # saturated as the C simulation saturates
+        flagged = [p for p, f in rtl["overflow_flags"].items() if f]
+        self.assertTrue(flagged, rtl)
+        self.assertTrue(all(rtl["overflow_beats"][p] > 0 for p in flagged), rtl)

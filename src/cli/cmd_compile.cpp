@@ -50,6 +50,12 @@ void print_performance(const driver::CompileResult& r) {
              p.fits ? "within budget" : "OVER budget (" + p.over + ")");
 }
 
+// What the hardware would show: the outputs whose top's sticky overflow flag is set.
+void print_flags(const char* who, const std::vector<std::string>& flags, int64_t outputs) {
+  if (!flags.empty())
+    fmt::print("{}overflow flag set on {} of {} outputs: {}\n", who, flags.size(), outputs, fmt::join(flags, ", "));
+}
+
 void print_verification(const driver::CompileResult& r) {
   const driver::Verification& v = *r.verification;
   const std::string err = v.csim.status == driver::SimResult::Status::NotRun
@@ -63,9 +69,8 @@ void print_verification(const driver::CompileResult& r) {
     fmt::print("overflows: {} values out of the range of {} (first in {}): inputs outside the "
                "range the exponents were chosen for (--input-range)\n",
                v.csim.overflows, r.number_type, v.csim.first_overflow);
-  if (!v.csim.overflow_flags.empty())  // what the hardware would show: the top's sticky flags
-    fmt::print("overflow flag set on {} of {} outputs: {}\n", v.csim.overflow_flags.size(), r.graph.outputs,
-               fmt::join(v.csim.overflow_flags, ", "));
+  print_flags("", v.csim.overflow_flags, r.graph.outputs);
+  print_flags("rtl: ", v.rtl.overflow_flags, r.graph.outputs);  // the RTL top's flag registers
   if (const auto& w = v.worst_column)
     fmt::print("worst column: {}[..., {}], rel error {}, abs error {}\n", w->output, w->column,
                figure(w->rel_error), figure(w->max_abs_error));

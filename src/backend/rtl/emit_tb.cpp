@@ -47,6 +47,7 @@ struct Port {
   Beats data;         // inputs: what is fed; outputs: what came out
   uint64_t next = 0;  // inputs: the next beat to feed
   bool offered = false;
+  bool flag = false;  // outputs: the top's sticky <name>_overflow after the run
 };
 
 std::vector<double> load(const std::string& file, size_t n) {
@@ -98,6 +99,22 @@ uint64_t compare(const Port& p, const std::string& expect, const std::string& ou
   }
   if (in && std::getline(in, want) && !want.empty()) ++bad, first = p.name + ": the C simulation has more beats";
   return bad;
+}
+
+// Per output, the top's flag and how many beats carried ovf (run_rtl checks that the flag
+// is set exactly when some did); *any: a flag or such a beat.
+std::string overflow_json(const std::vector<Port>& outp, bool* any) {
+  std::string flags, beats;
+  *any = false;
+  for (const Port& p : outp) {
+    uint64_t n = 0;
+    for (uint8_t b : p.data.ovf) n += b;
+    *any = *any || p.flag || n > 0;
+    const std::string sep = flags.empty() ? "" : ", ", key = "\"" + p.name + "\": ";
+    flags += sep + key + (p.flag ? "true" : "false");
+    beats += sep + key + std::to_string(n);
+  }
+  return "\"overflow_flags\": {" + flags + "}, \"overflow_beats\": {" + beats + "}";
 }
 
 double arg(int argc, char** argv, const char* key, double dflt) {
@@ -155,16 +172,18 @@ int main(int argc, char** argv) {{
     if (idle > idle_limit) {{ hang = true; break; }}
   }}
   if (g_trace) std::fclose(g_trace);
+{4}  bool flagged = false;
+  const std::string ovf = overflow_json(outp, &flagged);
   uint64_t bad = 0;
   std::string first;
   for (const Port& p : outp) bad += compare(p, expect.empty() ? "/dev/null" : expect + "/" + p.name + ".txt", out + "/" + p.name + ".txt", first);
-  std::printf("{{\"hang\": %s, \"cycles\": %lld, \"first_in\": %lld, \"last_out\": %lld, \"end\": %llu, \"ops\": %llu, ",
+  std::printf("{{\"hang\": %s, \"cycles\": %lld, \"first_in\": %lld, \"last_out\": %lld, \"end\": %llu, \"ops\": %llu, %s, ",
               hang ? "true" : "false", (long long)(last_out - first_in + 1), (long long)first_in, (long long)last_out,
-              (unsigned long long)g_cycle, (unsigned long long)g_ops);
+              (unsigned long long)g_cycle, (unsigned long long)g_ops, ovf.c_str());
   if (expect.empty()) std::printf("\"bit_exact\": null}}\n");
   else std::printf("\"bit_exact\": %s, \"mismatches\": %llu, \"first_mismatch\": \"%s\"}}\n", bad || hang ? "false" : "true",
                    (unsigned long long)bad, first.c_str());
-  return hang || bad ? 1 : 0;
+  return hang || bad || flagged ? 1 : 0;
 }}
 )cpp";
 
@@ -203,6 +222,15 @@ std::pair<std::string, std::string> port_code(const Ctx& c) {
   return {drive, sample};
 }
 
+// After the run: each output's sticky flag register.
+std::string flag_reads(const Ctx& c) {
+  std::string s;
+  const auto outs = output_ports(c.d);
+  for (size_t k = 0; k < outs.size(); ++k)
+    s += fmt::format("  outp[{}].flag = top.{}_overflow;\n", k, c.d.processes[outs[k]].name);
+  return s;
+}
+
 }  // namespace
 
 std::string tb_main_cpp(const Ctx& c) {
@@ -214,14 +242,15 @@ std::string tb_main_cpp(const Ctx& c) {
       "// Feeds the inputs (DIR/<source>.bin, doubles) as the HLS testbench encodes them, drains the\n"
       "// outputs, compares them bit for bit with the C simulation's (--expect DIR/<sink>.txt) and\n"
       "// writes them to --out; counts cycles from the first input beat to the last output beat; a\n"
-      "// hang is --idle cycles (default 1000) without any FIFO op. Prints one JSON line.\n"
+      "// hang is --idle cycles (default 1000) without any FIFO op. Prints one JSON line, with each\n"
+      "// output's sticky overflow flag and its count of beats with ovf set.\n"
       "#include <cmath>\n#include <cstdint>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n"
       "#include <fstream>\n#include <random>\n#include <string>\n#include <vector>\n\n"
       "#include \"Vtop.h\"\n#include \"Vtop__Dpi.h\"\n#include \"verilated.h\"\n\n"
       "namespace {{\n\nconstexpr int kW = {1}, kF = {2};\n{3}{4}",
       c.opt.top, c.w, c.f, kTbSupport,
       fmt::format(fmt::runtime(kTbMain), port_list(c, input_ports(c.d), true), port_list(c, output_ports(c.d), false),
-                  drive, sample));
+                  drive, sample, flag_reads(c)));
 }
 
 }  // namespace inrarch::rtl::detail

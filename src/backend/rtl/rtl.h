@@ -65,9 +65,11 @@ struct RtlRunOptions {
 
 // Runs the project written by emit_rtl in `dir` (logs in dir/logs). Returns
 // {pass, bit_exact, cycles, model_cycles, cycle_exact, hang, lint?, iverilog?, yosys?,
-// icarus? (its run: {hang, cycles, bit_exact, ...}), trace?, mismatches?, error?}: pass when the run ended without a hang,
-// every output bit equals the HLS C simulation's and (without stalls) the cycle count is
-// the event graph's latency.
+// icarus? (its run: {hang, cycles, bit_exact, ...}), trace?, mismatches?, error?,
+// overflow_flag, overflow_flags {port: the top's sticky flag}, overflow_beats {port: beats
+// with ovf set}, overflow_flag_mismatch?}: pass when the run ended without a hang, every
+// output bit equals the HLS C simulation's, (without stalls) the cycle count is the event
+// graph's latency, and no overflow flag is set (each agreeing with its port's beats).
 nlohmann::json run_rtl(const dataflow::Design& d, const std::filesystem::path& dir,
                        const RtlRunOptions& opt = {});
 

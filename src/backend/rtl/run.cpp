@@ -67,6 +67,26 @@ std::vector<TraceOp> read_trace(const fs::path& file) {
   return ops;
 }
 
+// The top's sticky flags from a testbench's result r into v: overflow_flags {port: bool},
+// overflow_beats {port: beats with ovf set}, overflow_flag (any set). A flag must be set
+// exactly when its port gave out a beat with ovf set; otherwise overflow_flag_mismatch
+// names the port. Returns true when no flag is set and every flag agrees with its beats.
+bool read_overflow(const nlohmann::json& r, nlohmann::json& v) {
+  const nlohmann::json flags = r.value("overflow_flags", nlohmann::json::object());
+  const nlohmann::json beats = r.value("overflow_beats", nlohmann::json::object());
+  bool any = false;
+  for (const auto& [port, flag] : flags.items()) {
+    const int64_t n = beats.value(port, int64_t{0});
+    any = any || flag == true;
+    if ((flag == true) != (n > 0) && !v.contains("overflow_flag_mismatch"))
+      v["overflow_flag_mismatch"] = fmt::format("{}: flag {}, {} beats with ovf set", port, flag.dump(), n);
+  }
+  v["overflow_flag"] = any;
+  v["overflow_flags"] = flags;
+  v["overflow_beats"] = beats;
+  return !any && !v.contains("overflow_flag_mismatch");
+}
+
 }  // namespace
 
 int64_t model_latency(const dataflow::Design& d) {
@@ -161,8 +181,10 @@ nlohmann::json run_rtl(const dataflow::Design& d, const fs::path& dir, const Rtl
   // The event graph's time 0 is the RTL's cycle 0: the span and its end must both match.
   v["cycle_exact"] = unstalled && v["cycles"] == v["model_cycles"] && v["last_out"] == v["model_cycles"];
   if (opt.trace && !r["hang"].get<bool>()) v["trace"] = check_rtl_trace(d, dir / "out" / "trace.txt", unstalled);
+  // An overflow fails the run, as it fails the C simulations: the outputs are saturated.
+  const bool in_range = read_overflow(r, v);
   v["pass"] = !r["hang"].get<bool>() && r["bit_exact"] == true && (!unstalled || v["cycle_exact"] == true) &&
-              (!v.contains("trace") || v["trace"]["pass"] == true);
+              (!v.contains("trace") || v["trace"]["pass"] == true) && in_range;
   return v;
 }
 

@@ -62,7 +62,7 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
   }
   throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
                           "backend has source, sink, copy, elementwise add/sub/mul/neg/relu/step, "
-                          "gathers but sum, 2-D transposes of block 1 and mm_rom_b with one MAC",
+                          "gathers but sum, 2-D transposes of block 1 and mm_rom_b (any MACs)",
                           p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
 

@@ -1,12 +1,14 @@
-// The matrix product in the top (inrarch_mm_rom_b), and every ROM as a .hex file
-// ($readmemh): mm's B and the constant operands of elementwise kernels, encoded as the HLS
-// emitter's weights.h holds them, and the sine table.
+// The matrix product in the top (inrarch_mm_rom_b with its mm_par MACs), and every ROM as a
+// .hex file ($readmemh): mm's B (a line a MAC cycle, one word a MAC) and the constant operands
+// of elementwise kernels, encoded as the HLS emitter's weights.h holds them, and the sine table.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "backend/rtl/rtl_detail.h"
+#include "dataflow/schedule.h"
 #include "ir/interpreter.h"
 #include "support/error.h"
 
@@ -20,17 +22,34 @@ namespace {
 
 std::string rom_file(const Process& p) { return p.name + "_b.hex"; }
 
+// The MACs that work: P above a beat's products (BC*K) buys nothing (MmCadence::lanes).
+int64_t mm_lanes(const dataflow::Design& d, const Process& p) {
+  const int64_t K = d.streams[p.operands.at(0).stream].shape.at(1);
+  return dataflow::MmCadence{d.streams[p.outputs.at(0)].block * K, p.mm_par}.lanes();
+}
+
+// Raw W-bit words (lane 0 first) as one hex line, lane 0 in the lowest bits.
+std::string wide_hex(const std::vector<uint64_t>& words, int w) {
+  std::vector<uint64_t> bits((words.size() * w + 63) / 64 + 1, 0);
+  for (size_t u = 0; u < words.size(); ++u)
+    for (int b = 0; b < w; ++b)
+      if ((words[u] >> b) & 1) bits[(u * w + b) / 64] |= uint64_t(1) << ((u * w + b) % 64);
+  std::string line;
+  for (int64_t d = (int64_t(words.size()) * w + 3) / 4 - 1; d >= 0; --d)
+    line += "0123456789abcdef"[(bits[d * 4 / 64] >> (d * 4 % 64)) & 15];
+  return line + "\n";
+}
+
 }  // namespace
 
 void check_mm(const dataflow::Design& d, const Process& p) {
   const auto& a = p.operands.at(0);
   const auto& b = p.operands.at(1);
-  if (a.stream < 0 || b.stream >= 0 || b.splat || b.rom_source() != b.static_node)
-    throw Error(fmt::format("rtl: process {} (mm): only a streamed A times a constant B held whole "
-                            "(mm_rom_b) is supported yet", p.name));
-  if (p.mm_par != 1)
-    throw Error(fmt::format("rtl: process {} (mm) has {} MACs: only mm_par = 1 is supported yet "
-                            "(compile --no-dse --mm-par 1)", p.name, p.mm_par));
+  const char* variant = a.stream < 0 ? "a constant A (mm_rom_a)" : b.stream >= 0 ? "a streamed B" : nullptr;
+  if (variant || b.splat || b.rom_source() != b.static_node)
+    throw Error(fmt::format("rtl: process {} (mm) has {}: only a streamed A times a constant B held "
+                            "whole (mm_rom_b, any mm_par) is supported yet", p.name,
+                            variant ? variant : "a B that is not a whole constant"));
   if (d.streams[a.stream].shape.size() != 2) throw Error("rtl: process " + p.name + " (mm): A is not a matrix");
 }
 
@@ -39,12 +58,14 @@ std::string mm_instance(const Ctx& c, ProcessId pid) {
   const auto& a = c.d.streams[p.operands.at(0).stream];
   const auto& out = c.d.streams[p.outputs.at(0)];
   const int shift = c.stream_exp(p.outputs[0]) - c.operand_exp(pid, 0) - c.operand_exp(pid, 1);
+  const int64_t lanes = mm_lanes(c.d, p);
   return fmt::format(
-      "  inrarch_mm_rom_b #(.W({}), .F({}), .FA({}), .M({}), .K({}), .N({}), .BA({}), .BC({}), .SHIFT({}),\n"
-      "                     .ROM_FILE(\"{}\")) u_{} (\n      .clk, .rst, .a_data({}_r_data), .a_valid({}_r_valid), "
-      ".a_ready({}_r_ready),\n      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
-      c.w, c.f, c.fa, a.shape[0], a.shape[1], out.shape.at(1), a.block, out.block, shift, rom_file(p), p.name,
-      a.name, a.name, a.name, out.name, out.name, out.name);
+      "  inrarch_mm_rom_b #(.W({}), .F({}), .FA({}), .M({}), .K({}), .N({}), .BA({}), .BC({}), .L({}), .G({}),\n"
+      "                     .SHIFT({}), .ROM_FILE(\"{}\")) u_{} (\n      .clk, .rst, .a_data({}_r_data), "
+      ".a_valid({}_r_valid), .a_ready({}_r_ready),\n      .out_data({}_w_data), .out_valid({}_w_valid), "
+      ".out_ready({}_w_ready));\n",
+      c.w, c.f, c.fa, a.shape[0], a.shape[1], out.shape.at(1), a.block, out.block, lanes,
+      std::gcd(lanes, a.shape[1]), shift, rom_file(p), p.name, a.name, a.name, a.name, out.name, out.name, out.name);
 }
 
 std::string rom_file(const Process& p, size_t slot) {
@@ -96,12 +117,18 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
     } else {
       order.assign(t.data.begin(), t.data.begin() + rom_words(p.operands[roms[m].slot]));
     }
-    std::string text;
+    std::vector<uint64_t> raw;
     for (double x : order) {
       const double v = std::nearbyint(std::ldexp(x, c.operand_exp(roms[m].p, roms[m].slot) + c.f));
-      const auto raw = static_cast<uint64_t>(static_cast<int64_t>(std::clamp(v, -top, top - 1)));
-      text += fmt::format("{:0{}x}\n", raw & ((uint64_t(1) << c.w) - 1), (c.w + 3) / 4);
+      raw.push_back(static_cast<uint64_t>(static_cast<int64_t>(std::clamp(v, -top, top - 1))) &
+                    ((uint64_t(1) << c.w) - 1));
     }
+    // mm: one line a MAC cycle, its L words (zeros past the row's end); else a word a line.
+    const int64_t per_line = p.kind == Kind::Mm ? mm_lanes(c.d, p) : 1;
+    raw.resize((raw.size() + per_line - 1) / per_line * per_line, 0);
+    std::string text;
+    for (size_t at = 0; at < raw.size(); at += per_line)
+      text += wide_hex({raw.begin() + at, raw.begin() + at + per_line}, c.w);
     files.emplace_back(rom_file(p, roms[m].slot), text);
   }
   return files;

@@ -7,18 +7,24 @@ namespace inrarch::rtl::detail {
 
 std::vector<SvFile> library_mm_files() {
   return {
-      {"inrarch_mm_rom_b.sv", R"sv(// C[M, N] = A[M, K] · B[K, N] with A streamed (BA elements a beat), B a constant ROM
-// (column-major, element (k, n) at n*K + k, from ROM_FILE), one MAC (mm_par = 1; the HLS
-// library's mm_rom_b<1, SHIFT>). Schedule (schedule.h, MmCadence with P = 1): read the K/BA
-// beats of A row 0 (II = 1); then per row, one product a cycle, element n's K products in
-// order; the cycle that finishes the last element of an output beat is a write step (it
-// waits for room) and, while beats of the next A row are left to read, also reads one
-// (waiting for it); beats of the next row left after the last write are read at II = 1.
-// So write step j comes BC*K cycles after the previous step, as the model has it.
-// Arithmetic as the HLS kernel: each product into the accumulator A = ap_fixed<64, 64-FA>
-// (floored, wrapping), summed there, realigned by SHIFT and fit into T once per element.
+      {"inrarch_mm_rom_b.sv", R"sv(// C[M, N] = A[M, K] · B[K, N] with A streamed (BA elements a beat) and B a constant ROM,
+// L MACs (mm_par capped at BC*K; the HLS library's mm_rom_b<P, SHIFT>). Schedule
+// (schedule.h, MmCadence): read the K/BA beats of A row 0 (II = 1); then per row, C =
+// ceil(N*K/L) MAC cycles, each taking the row's next L products (element n's K products in
+// order, across element and beat boundaries). The cycle that takes a beat's last product is
+// a write step (it waits for room) and, while beats of the next A row are left to read, also
+// reads one (waiting for it); beats of the next row left after the last write are read at
+// II = 1. So write step j comes ceil((j+1)*BC*K/L) cycles into the row, as the model has it.
+// Memories: B is ROM_FILE as C words of L*W bits (word c, lane u: product c*L + u of a row,
+// the column-major element (k, n) = (t mod K, t / K); zero past N*K), read one cycle ahead
+// into a register, so a block ROM can hold it; A's two rows are registers, and the row in use
+// rotates by L words a cycle, so lane u always reads word u mod K.
+// Arithmetic as the HLS kernel: each product floored into the accumulator A = ap_fixed<64,
+// 64-FA> (wrapping), an element's products summed there in order, realigned by SHIFT and fit
+// into T once per element. The L lanes form one chain per cycle that restarts at every
+// element's first product: the HLS kernel's additions, in its order.
 // A written beat carries the sticky flag of the A beats read before its step and of every
-// fit so far, its own elements' included.
+// fit so far: its own elements', not those of lanes after its last one in the same cycle.
 module inrarch_mm_rom_b #(
     parameter int W = 32,
     parameter int F = 22,
@@ -28,6 +34,8 @@ module inrarch_mm_rom_b #(
     parameter int N = 1,
     parameter int BA = 1,
     parameter int BC = 1,
+    parameter int L = 1,
+    parameter int G = 1,  // gcd(L, K): lane u can take an element's last product only if u = K-1 mod G
     parameter int SHIFT = 0,
     parameter ROM_FILE = "b.hex"
 ) (
@@ -42,66 +50,136 @@ module inrarch_mm_rom_b #(
 );
   localparam int READS = K / BA, WRITES = N / BC;
   localparam int OVERLAP = READS < WRITES ? READS : WRITES;
+  localparam int C = (N * K + L - 1) / L, LAST = N * K - (C - 1) * L, R = L % K;
   localparam int KW = $clog2(K + 1), NW = $clog2(N + 1), MW = $clog2(M + 1), EW = $clog2(BC + 1);
-  localparam int AW = $clog2(2 * K), RW = K * N > 1 ? $clog2(K * N) : 1;
+  localparam int CW = C > 1 ? $clog2(C) : 1;
+  localparam int NF = (L - (K - 1) % G + G - 1) / G;  // lanes that can finish an element: u = (K-1) mod G + f*G
   localparam logic [1:0] FIRST_ROW = 2'd0, ROW = 2'd1, TAIL = 2'd2, DONE = 2'd3;
 
-  logic [W-1:0] brom[K*N];
+  logic [L*W-1:0] brom[C];
   initial $readmemh(ROM_FILE, brom);
-  logic [W-1:0] arow[2*K];  // two rows of A: the one in use (half `cur`) and the next
+  logic [L*W-1:0] bq;            // brom[c]
+  logic [K*W-1:0] h0, h1;        // two rows of A: the one in use (`cur`) and the next
   logic cur, started, sticky;
   logic [1:0] phase;
-  logic [MW-1:0] i;         // the row
-  logic [KW-1:0] k, ra;     // the product's term; the next A beat of a read phase
-  logic [NW-1:0] n, jb;     // the product's element; beats written in the row
-  logic [EW-1:0] e;         // n's place in its beat
-  logic [63:0] acc;
+  logic [MW-1:0] i;              // the row
+  logic [KW-1:0] ra;             // the next A beat of a read phase
+  logic [NW-1:0] jb;             // beats written in the row
+  logic [CW-1:0] c;              // the row's MAC cycle
+  logic [L*KW-1:0] ku, ku_n;     // lane u's product: term ku of the element in slot eu of
+  logic [L*EW-1:0] eu, eu_n;     // its beat (lane u at [u*KW +: KW], [u*EW +: EW]); _n: a cycle on
+  logic [63:0] acc;              // the open element's sum before this cycle
+  logic [BC*W-1:0] done;         // elements finished in earlier cycles
 
-  // This cycle's product into A, the running sum, and the element it would finish.
-  logic signed [63:0] p;
-  logic [63:0] pa, sum, r;
-  logic [W-1:0] y;
-  logic y_ovf;
-  assign p = 64'($signed(arow[AW'(cur) * AW'(K) + AW'(k)])) * 64'($signed(brom[RW'(n) * RW'(K) + RW'(k)]));
-  if (FA >= 2 * F) begin : g_up
-    assign pa = p << (FA - 2 * F);
-  end else begin : g_down
-    assign pa = p >>> (2 * F - FA);
+  // Lanes: product into A, the chain of sums, and the element a lane finishes.
+  logic [L*64-1:0] pa;           // lane u at [u*64 +: 64]; packed, as Icarus wants
+  logic [NF*64-1:0] s;           // the sums of the lanes that can finish an element
+  logic [L*W-1:0] y;
+  logic [L-1:0] yo, fin;
+  logic row_end, mac, writes, more, fire_w, fire_r, adv, last_read;
+  assign row_end = c == CW'(C - 1);
+  for (genvar u = 0; u < L; u = u + 1) begin : g_lane
+    logic [W-1:0] a;
+    logic signed [2*W-1:0] prod;
+    logic [KW:0] ks;  // the term L products on, before it wraps into the next element
+    logic [EW:0] es;
+    assign ks = {1'b0, ku[u*KW+:KW]} + (KW+1)'(R);
+    assign es = {1'b0, eu[u*EW+:EW]} + (EW+1)'(L / K) + (EW+1)'(ks >= (KW+1)'(K));
+    assign ku_n[u*KW+:KW] = ks >= (KW+1)'(K) ? KW'(ks - (KW+1)'(K)) : KW'(ks);
+    assign eu_n[u*EW+:EW] = es >= (EW+1)'(BC) ? EW'(es - (EW+1)'(BC)) : EW'(es);
+    assign a = cur ? h1[(u%K)*W+:W] : h0[(u%K)*W+:W];
+    assign prod = $signed(a) * $signed(bq[u*W+:W]);
+    if (FA >= 2 * F) begin : g_up
+      assign pa[u*64+:64] = 64'($signed(prod)) << (FA - 2 * F);
+    end else begin : g_down
+      assign pa[u*64+:64] = 64'($signed(prod)) >>> (2 * F - FA);
+    end
+    if (u % G == (K - 1) % G) begin : g_fit
+      logic [63:0] r;
+      inrarch_shift #(.S(SHIFT)) u_shift (.x(s[(u/G)*64+:64]), .y(r));
+      inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit (.x(r), .y(y[u*W+:W]), .ovf(yo[u]));
+      assign fin[u] = mac && (u < LAST || !row_end) && ku[u*KW+:KW] == KW'(K - 1);
+    end else begin : g_nofit
+      assign y[u*W+:W] = '0;
+      assign yo[u] = 1'b0;
+      assign fin[u] = 1'b0;
+    end
   end
-  assign sum = acc + pa;
-  inrarch_shift #(.S(SHIFT)) u_shift (.x(sum), .y(r));
-  inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit (.x(r), .y(y), .ovf(y_ovf));
+  logic [63:0] run;
+  always_comb begin
+    run = acc;
+    for (int u = 0; u < L; u = u + 1) begin
+      run = (ku[u*KW+:KW] == '0 ? 64'd0 : run) + pa[u*64+:64];
+      if (u % G == (K - 1) % G) s[(u/G)*64+:64] = run;
+    end
+  end
+
+  // The beat written: its elements finished this cycle in lanes up to the one finishing slot
+  // BC-1 (at most one a cycle, as L <= BC*K), the rest from `done`.
+  logic [BC*W-1:0] beat;
+  logic beat_ovf;
+  always_comb begin
+    beat = done;
+    beat_ovf = sticky;
+    writes = 1'b0;
+    for (int u = 0; u < L; u = u + 1)
+      if (fin[u] && !writes) begin
+        beat[eu[u*EW+:EW]*W+:W] = y[u*W+:W];
+        beat_ovf = beat_ovf || yo[u];
+        writes = eu[u*EW+:EW] == EW'(BC - 1);
+      end
+  end
 
   // Steps: the reads of a read phase, and the write (+ read) of each beat's last product.
-  logic last_k, writes, more, fire_w, fire_r, last_read;
-  assign last_k    = k == KW'(K - 1);
-  assign writes    = phase == ROW && last_k && e == EW'(BC - 1);
+  assign mac       = phase == ROW;
   assign more      = i != MW'(M - 1) && jb < NW'(OVERLAP);
   assign fire_w    = writes && out_ready && (!more || a_valid);
+  assign adv       = mac && (!writes || fire_w);
   assign fire_r    = started && (phase == FIRST_ROW || phase == TAIL) && a_valid;
   assign a_ready   = fire_r || (fire_w && more);
   assign out_valid = fire_w;
+  assign out_data  = {beat_ovf, beat};
   assign last_read = ra == KW'(READS - 1);
 
-  // The beat written: elements 0..BC-2 finished before, element BC-1 now.
-  if (BC == 1) begin : g_one
-    assign out_data = {sticky || y_ovf, y};
-  end else begin : g_beat
-    logic [(BC-1)*W-1:0] done;
-    always_ff @(posedge clk)
-      if (phase == ROW && !writes && last_k) done[e*W+:W] <= y;
-    assign out_data = {sticky || y_ovf, y, done};
-  end
+  // B one cycle ahead: the word of the cycle after this one.
+  logic [CW-1:0] c_next;
+  assign c_next = rst || (adv && row_end) ? '0 : adv ? c + 1'b1 : c;
+  always_ff @(posedge clk) bq <= brom[c_next];
 
-  // An A beat into the row being read (row 0 into half 0, later rows into the other half).
+  // A: a beat into the row being read (row 0 into half `cur`, later rows into the other);
+  // the row in use rotates by L words a MAC cycle (word x <- word (x + L) mod K).
   logic [KW-1:0] abeat;
   logic ahalf;
+  logic [K*W-1:0] hrot;
   assign abeat = fire_r ? ra : KW'(jb);
   assign ahalf = phase == FIRST_ROW ? cur : !cur;
-  for (genvar b = 0; b < BA; b = b + 1) begin : g_store
-    always_ff @(posedge clk)
-      if (a_ready) arow[AW'(ahalf) * AW'(K) + AW'(abeat) * AW'(BA) + AW'(b)] <= a_data[b*W+:W];
+  if (R == 0) begin : g_norot
+    assign hrot = cur ? h1 : h0;
+  end else begin : g_rot
+    assign hrot = cur ? {h1[R*W-1:0], h1[K*W-1:R*W]} : {h0[R*W-1:0], h0[K*W-1:R*W]};
   end
+  always_ff @(posedge clk) begin
+    if (a_ready && !ahalf) h0[abeat*BA*W+:BA*W] <= a_data[BA*W-1:0];
+    else if (adv && !cur) h0 <= hrot;
+    if (a_ready && ahalf) h1[abeat*BA*W+:BA*W] <= a_data[BA*W-1:0];
+    else if (adv && cur) h1 <= hrot;
+  end
+
+  // Lanes' places: each MAC cycle advances them by L products; a row starts at lane u's
+  // product u, term u mod K of slot u / K.
+  always_ff @(posedge clk)
+    for (int u = 0; u < L; u = u + 1)
+      if (rst || (adv && row_end)) begin
+        ku[u*KW+:KW] <= KW'(u % K);
+        eu[u*EW+:EW] <= EW'(u / K);
+      end else if (adv) begin
+        ku[u*KW+:KW] <= ku_n[u*KW+:KW];
+        eu[u*EW+:EW] <= eu_n[u*EW+:EW];
+      end
+  always_ff @(posedge clk)
+    if (adv)
+      for (int u = 0; u < L; u = u + 1)
+        if (fin[u]) done[eu[u*EW+:EW]*W+:W] <= y[u*W+:W];
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -110,11 +188,9 @@ module inrarch_mm_rom_b #(
       phase <= FIRST_ROW;
       cur <= 1'b0;
       i <= '0;
-      k <= '0;
       ra <= '0;
-      n <= '0;
       jb <= '0;
-      e <= '0;
+      c <= '0;
       acc <= '0;
     end else begin
       started <= 1'b1;
@@ -128,23 +204,12 @@ module inrarch_mm_rom_b #(
             cur <= !cur;
           end
         end
-      end else if (phase == ROW && !writes) begin  // a product without a FIFO op
-        acc <= last_k ? '0 : sum;
-        k <= last_k ? '0 : k + 1'b1;
-        if (last_k) begin
-          sticky <= sticky || y_ovf;
-          n <= n + 1'b1;
-          e <= e + 1'b1;
-        end
-      end else if (fire_w) begin  // a write step
-        sticky <= sticky || y_ovf || (more && a_data[BA*W]);
-        acc <= '0;
-        k <= '0;
-        e <= '0;
-        n <= n + 1'b1;
-        jb <= jb + 1'b1;
-        if (jb == NW'(WRITES - 1)) begin  // the row's last write
-          n <= '0;
+      end else if (adv) begin  // a MAC cycle, a write step or not
+        sticky <= sticky || |(yo & fin) || (fire_w && more && a_data[BA*W]);
+        acc <= run;
+        c <= c_next;
+        if (fire_w) jb <= jb + 1'b1;
+        if (row_end) begin  // its last write
           jb <= '0;
           if (i == MW'(M - 1)) phase <= DONE;
           else if (READS > OVERLAP) begin

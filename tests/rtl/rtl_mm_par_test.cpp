@@ -1,0 +1,137 @@
+// The RTL matrix product with P parallel MACs (inrarch_mm_rom_b, L = min(P, BC*K) lanes):
+// two layers mm(relu(mm(x, W1) + b1), W2) at several P and blocks, among them P not
+// dividing K (an element's products straddle cycles), P dividing K (one lane finishes
+// elements), P above K (two elements finish in a cycle) and P at or past the cap BC*K (a
+// beat a cycle). Each run is bit-exact with the HLS C simulation (which sums with P MACs)
+// under random stalls and without, every process performs its schedule's steps in order,
+// and without stalls the run takes the event graph's latency with every FIFO op at its time.
+#include <fstream>
+
+#include "backend/rtl/rtl_detail.h"
+#include "dataflow/schedule.h"
+#include "rtl_test_util.h"
+
+namespace inrarch::rtl {
+namespace {
+
+using ir::Op;
+
+// x [6, 5] · W1 [5, 4] (+ a bias row, relu) · W2 [4, 6]: K = 5 and 4, scaled streams.
+ir::Bundle two_layers(double x_scale) {
+  ir::Bundle b{ir::Graph("mm_par"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  ir::NodeId y = g.mm(g.input("x", {6, 5}), g.param("w1", {5, 4}));
+  g.add_output("y", y);
+  ir::NodeId h = g.binary(Op::Add, y, g.expand(g.param("b1", {1, 4}), {6, 4}));
+  g.add_output("z", g.mm(g.unary(Op::Relu, h), g.param("w2", {4, 6})));
+  hls::hls_test::fill_bundle(b, 11);
+  for (double& v : b.inputs.at("x").data) v *= x_scale;
+  return b;
+}
+
+// The case lowered with `par` MACs per mm, sized, its HLS project and RTL emitted.
+rtl_test::Case emit_par(ir::Bundle b, const std::string& name, int64_t block, int64_t par,
+                        const hls::HlsOptions& ho = {}) {
+  dataflow::LowerOptions lo;
+  lo.block = block;
+  lo.mm_par = par;
+  rtl_test::Case c{std::move(b), {}, hls::hls_test::out_dir("rtl_mm_par_" + name)};
+  c.design = dataflow::lower(c.bundle.graph, lo);
+  hls::hls_test::size_design(c.design);
+  hls::emit_hls(c.design, c.bundle, ho, c.dir / "hls");
+  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
+  return c;
+}
+
+// The lanes each mm of c got (min(P, BC*K)), in design order.
+std::vector<int64_t> lanes(const rtl_test::Case& c) {
+  std::vector<int64_t> l;
+  for (const auto& p : c.design.processes)
+    if (p.kind == dataflow::Kind::Mm) {
+      const int64_t K = c.design.streams[p.operands.at(0).stream].shape.at(1);
+      l.push_back(dataflow::MmCadence{c.design.streams[p.outputs.at(0)].block * K, p.mm_par}.lanes());
+    }
+  return l;
+}
+
+struct ParCase {
+  const char* name;
+  int64_t block, par;
+  std::vector<int64_t> lanes;  // of the two mm (K = 5, then K = 4)
+};
+
+void PrintTo(const ParCase& c, std::ostream* os) { *os << c.name; }
+
+class RtlMmPar : public testing::TestWithParam<ParCase> {};
+
+TEST_P(RtlMmPar, BitExactAndOnSchedule) {
+  INRARCH_NEED_TOOL("verilator");
+  const ParCase& pc = GetParam();
+  rtl_test::Case c = emit_par(two_layers(1e-2), pc.name, pc.block, pc.par);
+  EXPECT_EQ(lanes(c), pc.lanes);
+  rtl_test::expect_exact(c);
+}
+
+// Blocks per stream are the largest divisors of the last dim up to the block: at block 2 the
+// first mm writes beats of 2 (BC*K = 10), the second 2 (BC*K = 8).
+INSTANTIATE_TEST_SUITE_P(
+    Lanes, RtlMmPar,
+    testing::Values(ParCase{"p2_b1", 1, 2, {2, 2}},      // 2 does not divide 5; divides 4
+                    ParCase{"p3_b1", 1, 3, {3, 3}},      // divides neither
+                    ParCase{"p3_b2", 2, 3, {3, 3}},      // elements straddle beats too
+                    ParCase{"p7_b2", 2, 7, {7, 7}},      // more than K: two elements a cycle
+                    ParCase{"p4_b2", 2, 4, {4, 4}},      // divides 4: one lane finishes
+                    ParCase{"cap_b2", 2, 64, {10, 8}},   // past BC*K: a beat a cycle
+                    ParCase{"cap_b1", 1, 5, {5, 4}}),    // at K and past it: an element a cycle
+    [](const testing::TestParamInfo<ParCase>& i) { return std::string(i.param.name); });
+
+// Exponents chosen for inputs in [-0.01, 0.01], inputs up to 1: sums that saturate in
+// fit<T>, so lanes set the beats' sticky flags (a beat gets those of the lanes up to its
+// last element, the next beat the rest). Bit-exact (flags included) under stalls and
+// without, on schedule, in the event graph's cycles; some beats carry the flag.
+TEST(RtlMmParSaturation, FlagsOfTheLanesBeforeTheWrite) {
+  INRARCH_NEED_TOOL("verilator");
+  hls::HlsOptions ho;
+  ho.input_range = std::pair(-0.01, 0.01);
+  rtl_test::Case c = emit_par(two_layers(1.0), "sat", 2, 7, ho);
+  for (double stall : {0.3, 0.0}) {
+    RtlRunOptions ro;
+    ro.stall_in = ro.stall_out = stall;
+    nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
+    SCOPED_TRACE(r.dump());
+    EXPECT_EQ(r["bit_exact"], true);
+    EXPECT_EQ(r["trace"]["pass"], true);
+    if (stall == 0) EXPECT_EQ(r["cycles"], r["model_cycles"]);
+  }
+  int flagged = 0, beats = 0;
+  for (const auto& f : std::filesystem::directory_iterator(c.dir / "rtl" / "csim"))
+    if (f.path().extension() == ".txt") {
+      std::ifstream in(f.path());
+      for (std::string line; std::getline(in, line); ++beats) flagged += line.rfind("1 ", 0) == 0;
+    }
+  EXPECT_GT(flagged, 0);
+  EXPECT_LT(flagged, beats);
+}
+
+// The unsupported mm variants stay one clear Error each, and no folder is left.
+TEST(RtlMmParErrors, StreamedBAndConstantAAreErrors) {
+  const auto dir = hls::hls_test::out_dir("rtl_mm_par_errors");
+  ir::Bundle s{ir::Graph("mm_b"), {}, {}, {}};
+  s.graph.add_output("y", s.graph.mm(s.graph.input("x", {4, 3}), s.graph.input("w", {3, 2})));
+  hls::hls_test::fill_bundle(s);
+  ir::Bundle a{ir::Graph("mm_a"), {}, {}, {}};
+  a.graph.add_output("y", a.graph.mm(a.graph.param("w", {4, 3}), a.graph.input("x", {3, 2})));
+  hls::hls_test::fill_bundle(a);
+  for (auto [bundle, what] : {std::pair{&s, "a streamed B"}, std::pair{&a, "a constant A (mm_rom_a)"}}) {
+    try {
+      emit_rtl(dataflow::lower(bundle->graph), *bundle, RtlOptions{}, dir / "rtl");
+      ADD_FAILURE() << "no error for " << what;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir / "rtl"));
+  }
+}
+
+}  // namespace
+}  // namespace inrarch::rtl

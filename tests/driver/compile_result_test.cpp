@@ -101,5 +101,20 @@ TEST(CompileResult, ExitCodeIgnoresSkippedAndMissingModes) {
   EXPECT_EQ(result_from_sections(s, "out").exit_code(), 0);
 }
 
+// The C simulations list the flagged outputs; the RTL run maps every port to its flag.
+// Both read as the list of flagged ports.
+TEST(CompileResult, OverflowFlagsAsAListOrAMap) {
+  json s = sample_sections();
+  s["verification"] = {{"csim", {{"pass", false}, {"overflow_flag", true}, {"overflow_flags", json::array({"out0", "out2"})}}},
+                       {"rtl", {{"pass", false}, {"overflow_flag", true},
+                                {"overflow_flags", {{"out_out0", true}, {"out_out1", false}, {"out_out2", true}}}}}};
+  const Verification v = *result_from_sections(s, "out").verification;
+  EXPECT_EQ(v.csim.overflow_flags, (std::vector<std::string>{"out0", "out2"}));
+  EXPECT_EQ(v.rtl.overflow_flags, (std::vector<std::string>{"out_out0", "out_out2"}));
+  EXPECT_EQ(v.rtl.text(), "FAIL");
+  s["verification"]["rtl"] = {{"pass", true}, {"overflow_flag", false}, {"overflow_flags", {{"out_out0", false}}}};
+  EXPECT_TRUE(result_from_sections(s, "out").verification->rtl.overflow_flags.empty());
+}
+
 }  // namespace
 }  // namespace inrarch::driver

@@ -108,7 +108,8 @@ TEST(RtlTranscendental, SaturationIsTheCSimulations) {
   }
 }
 
-// Two elements a beat: a sum whose output block differs from its input's, RAM FIFOs.
+// Two elements a beat: a sum whose output block differs from its input's, RAM FIFOs; the
+// same bits and cycles under Icarus.
 TEST(RtlTranscendental, TwoElementsABeat) {
   INRARCH_NEED_TOOL("verilator");
   ir::Bundle b{ir::Graph("reduce2"), {}, {}, {}};
@@ -126,6 +127,15 @@ TEST(RtlTranscendental, TwoElementsABeat) {
   hls::HlsOptions ho;
   emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
   rtl_test::expect_exact(c);
+  // Icarus runs the same design to the same bits in the same cycles; Yosys reads it.
+  RtlRunOptions all_tools;
+  all_tools.other_tools = true;
+  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", all_tools);
+  SCOPED_TRACE(r.dump());
+  EXPECT_EQ(r["iverilog"], "accepted");
+  EXPECT_EQ(r["yosys"], "accepted");
+  EXPECT_EQ(r["icarus"]["bit_exact"], true);
+  EXPECT_EQ(r["icarus"]["cycles"], r["model_cycles"]);
 }
 
 }  // namespace

@@ -35,8 +35,7 @@ module inrarch_ew1 #(
       .out_data, .out_valid, .out_ready);
   for (genvar e = 0; e < B; e = e + 1) begin : g_lane
     if (OP >= 8 && OP <= 10) begin : g_explog
-      inrarch_lane_explog #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO),
-                            .TABLE(OP == 10 ? "inrarch_log1p_rom.hex" : "inrarch_exp2_rom.hex")) u_lane (
+      inrarch_lane_explog #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
           .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
     end else if (OP >= 6) begin : g_sin
       inrarch_lane_sin #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (

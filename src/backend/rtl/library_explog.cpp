@@ -73,13 +73,13 @@ std::vector<SvFile> library_explog_files() {
 // A, a shift by EO, and fit. T = ap_fixed<W, I> (AP_TRN, AP_WRAP): every store into T
 // floors and keeps the low W bits, as the library's conversions do.
 //   exp:  t = floor(x * log2e * 2^32) (log2e = 0xB8AA3B295C17F0BC * 2^-63), k = t >> 32,
-//         2^frac from TABLE (1025 words, Q.32) interpolated with t's low 22 bits (scale
+//         2^frac from EXP_TABLE (1025 words, Q.32) interpolated with t's low 22 bits (scale
 //         2^-54); k >= I - 1 saturates to the largest value and sets ovf.
 //   tanh: the same 2^t of t = floor(-|x| * 2 log2e * 2^32), as e with 32 fraction bits,
 //         then q = floor((1 - e) * 2^64 / (1 + e)) (the ap_fixed division: a combinational
 //         65 / 34-bit divider), stored in T and negated for x < 0.
 //   log:  x <= 0 gives the least value; otherwise (p - F) ln2 + ln(1 + u) (p the leading
-//         one, u the 32 bits below it) with ln(1 + u) from TABLE, scale 2^-54.
+//         one, u the 32 bits below it) with ln(1 + u) from LOG_TABLE, scale 2^-54.
 module inrarch_lane_explog #(
     parameter int OP = 8,
     parameter int W  = 32,
@@ -87,7 +87,8 @@ module inrarch_lane_explog #(
     parameter int FA = 36,
     parameter int EA = 0,
     parameter int EO = 0,
-    parameter TABLE  = "inrarch_exp2_rom.hex"
+    parameter EXP_TABLE = "inrarch_exp2_rom.hex",
+    parameter LOG_TABLE = "inrarch_log1p_rom.hex"
 ) (
     input  logic [W-1:0] a,
     output logic [W-1:0] y,
@@ -98,7 +99,13 @@ module inrarch_lane_explog #(
   localparam int EXP_SH = FR - F, TANH_SH = 32 - F, LOG_SH = 54 - F;
   localparam logic [64:0] LOG2E = 65'h0B8AA3B295C17F0BC;
   logic [33:0] rom[1025];
-  initial $readmemh(TABLE, rom);
+  // (Not one $readmemh of a ?: between the names: Icarus pads the shorter string with
+  // NULs, and the file name is then not a valid string.)
+  if (OP == 10) begin : g_log_rom
+    initial $readmemh(LOG_TABLE, rom);
+  end else begin : g_exp_rom
+    initial $readmemh(EXP_TABLE, rom);
+  end
   // v >>> n in 64 bits. Every shift that a narrowing cast takes goes through it: Verilator
   // 5.006 sizes a shift inside a cast to the cast's width, and an amount that reaches that
   // width gives 0 (a tanh of 6.4 came out as exactly 1).

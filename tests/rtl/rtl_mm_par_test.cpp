@@ -82,7 +82,8 @@ INSTANTIATE_TEST_SUITE_P(
                     ParCase{"p7_b2", 2, 7, {7, 7}},      // more than K: two elements a cycle
                     ParCase{"p4_b2", 2, 4, {4, 4}},      // divides 4: one lane finishes
                     ParCase{"cap_b2", 2, 64, {10, 8}},   // past BC*K: a beat a cycle
-                    ParCase{"cap_b1", 1, 5, {5, 4}}),    // at K and past it: an element a cycle
+                    ParCase{"cap_b1", 1, 5, {5, 4}},     // at K and past it: an element a cycle
+                    ParCase{"p3_b5", 5, 3, {3, 3}}),     // an A row in one beat (blocks 5 and 4)
     [](const testing::TestParamInfo<ParCase>& i) { return std::string(i.param.name); });
 
 // Exponents chosen for inputs in [-0.01, 0.01], inputs up to 1: sums that saturate in

@@ -146,22 +146,29 @@ module inrarch_mm_rom_b #(
   assign c_next = rst || (adv && row_end) ? '0 : adv ? c + 1'b1 : c;
   always_ff @(posedge clk) bq <= brom[c_next];
 
-  // A: a beat into the row being read (row 0 into half `cur`, later rows into the other);
-  // the row in use rotates by L words a MAC cycle (word x <- word (x + L) mod K).
-  logic [KW-1:0] abeat;
+  // A: a row's beats come in order, so each shifts into the half being filled (row 0 into
+  // half `cur`, later rows into the other) from the top, and K/BA of them leave beat 0 at
+  // word 0; the row in use rotates by L words a MAC cycle (word x <- word (x + L) mod K).
+  // Only fixed wiring, no addressed writes into the K*W bits.
   logic ahalf;
-  logic [K*W-1:0] hrot;
-  assign abeat = fire_r ? ra : KW'(jb);
+  logic [K*W-1:0] h0_in, h1_in, hrot;
   assign ahalf = phase == FIRST_ROW ? cur : !cur;
+  if (READS == 1) begin : g_whole
+    assign h0_in = a_data[BA*W-1:0];
+    assign h1_in = a_data[BA*W-1:0];
+  end else begin : g_shift
+    assign h0_in = {a_data[BA*W-1:0], h0[K*W-1:BA*W]};
+    assign h1_in = {a_data[BA*W-1:0], h1[K*W-1:BA*W]};
+  end
   if (R == 0) begin : g_norot
     assign hrot = cur ? h1 : h0;
   end else begin : g_rot
     assign hrot = cur ? {h1[R*W-1:0], h1[K*W-1:R*W]} : {h0[R*W-1:0], h0[K*W-1:R*W]};
   end
   always_ff @(posedge clk) begin
-    if (a_ready && !ahalf) h0[abeat*BA*W+:BA*W] <= a_data[BA*W-1:0];
+    if (a_ready && !ahalf) h0 <= h0_in;
     else if (adv && !cur) h0 <= hrot;
-    if (a_ready && ahalf) h1[abeat*BA*W+:BA*W] <= a_data[BA*W-1:0];
+    if (a_ready && ahalf) h1 <= h1_in;
     else if (adv && cur) h1 <= hrot;
   end
 

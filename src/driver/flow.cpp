@@ -242,9 +242,9 @@ void rtl_flow_stage(FlowState& s) {
   nlohmann::json j = driver::rtl_stage(*s.design, s.bundle, hls_options(s), s.out, s.opts.rtl_sim, s.opts.sim_budget_s);
   if (j.contains("run")) {
     const nlohmann::json& r = j["run"];
-    progress(s, fmt::format("rtl: Verilator {}, bit-exact {}, {} cycles (event graph {})", r["pass"] == true ? "PASS" : "FAIL",
+    progress(s, fmt::format("rtl: Verilator {}, bit-exact {}, {} cycles (event graph {}){}", r["pass"] == true ? "PASS" : "FAIL",
                             r.value("bit_exact", nlohmann::json()).dump(), r.value("cycles", nlohmann::json()).dump(),
-                            r["model_cycles"].dump()));
+                            r["model_cycles"].dump(), r.value("overflow_flag", false) ? ", overflow flag set" : ""));
     s.report["verification"]["rtl"] = r;
     j.erase("run");
   }

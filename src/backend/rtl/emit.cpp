@@ -61,8 +61,9 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
       break;
   }
   throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
-                          "backend has source, sink, copy, elementwise add/sub/mul/neg/relu/step, "
-                          "gathers but sum, 2-D transposes of block 1 and mm_rom_b (any MACs)",
+                          "backend has source, sink, copy, elementwise add/sub/mul/div/neg/relu/step/"
+                          "sin/cos/exp/tanh/log, gathers and sum, 2-D transposes of block 1 and "
+                          "mm_rom_b (any MACs)",
                           p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
 

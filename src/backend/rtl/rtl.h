@@ -13,10 +13,11 @@
 //   synthesize     Yosys's synth_xilinx of the top: LUT, FF, DSP, BRAM18K, URAM.
 //
 // This slice supports sources and sinks of inputs/outputs, copies, the elementwise add,
-// sub, mul (streamed, splat or ROM operands), neg, relu, step, sin and cos, reshape/
-// unsqueeze/squeeze of equal blocks, 2-D transposes of one element a beat and mm of a
-// streamed A and a constant B (a .hex ROM) with any MACs, for fixed<W,I> with W <= 32; any
-// other process is an inrarch::Error naming its kernel kind or op, before a file is written.
+// sub, mul, div (streamed, splat or ROM operands), neg, relu, step, sin, cos, exp, tanh and
+// log, sum, reshape/unsqueeze/squeeze of equal blocks, 2-D transposes of one element a beat
+// and mm of a streamed A and a constant B (a .hex ROM) with any MACs, for fixed<W,I> with W
+// <= 32; any other process is an inrarch::Error naming its kernel kind or op, before a file
+// is written.
 #pragma once
 
 #include <filesystem>

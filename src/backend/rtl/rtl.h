@@ -56,7 +56,8 @@ struct RtlRunOptions {
   // (tb_top.sv: without stalls, against the same C simulation bits)
   bool other_tools = false;
   // Icarus interprets: its run is skipped (reported) past this many process-cycles
-  // (processes x the model's cycles; INSP order 1 at width 32: 1e6, 2.3 s).
+  // (processes, an mm counted as its MACs, x the model's cycles; INSP order 1 at width 32:
+  // 1e6, 2.3 s at one MAC per mm).
   double icarus_max_work = 2e7;
   bool trace = true;       // record every FIFO op and check it (check_rtl_trace)
   double stall_in = 0, stall_out = 0;  // probability that a port withholds valid / ready

@@ -18,6 +18,19 @@ namespace inrarch::rtl {
 
 namespace {
 
+// Icarus's work a cycle in processes, an mm counted as its MACs: each lane is a multiplier,
+// an adder and a fit that Icarus interprets every cycle (MmCadence::lanes).
+double icarus_weight(const dataflow::Design& d) {
+  double w = 0;
+  for (const dataflow::Process& p : d.processes) {
+    const dataflow::StreamId a = p.kind == dataflow::Kind::Mm ? p.operands.at(0).stream : -1;
+    w += a < 0 ? 1.0
+               : double(dataflow::MmCadence{d.streams[p.outputs.at(0)].block * d.streams[a].shape.at(1), p.mm_par}
+                            .lanes());
+  }
+  return w;
+}
+
 namespace fs = std::filesystem;
 
 // `make <target>` in dir, output in logs/<log>; true when it succeeded.
@@ -153,7 +166,7 @@ nlohmann::json run_rtl(const dataflow::Design& d, const fs::path& dir, const Rtl
     v["error"] = "the HLS C simulation's bits: see logs/csim.log";
     return v;
   }
-  const double work = double(d.processes.size()) * double(std::max<int64_t>(v["model_cycles"].get<int64_t>(), 0));
+  const double work = icarus_weight(d) * double(std::max<int64_t>(v["model_cycles"].get<int64_t>(), 0));
   if (opt.other_tools && work > opt.icarus_max_work) {
     v["icarus"] = {{"skipped", fmt::format("{:.3g} process-cycles (over {:.3g}): run `make icarus` in the rtl folder",
                                            work, opt.icarus_max_work)}};

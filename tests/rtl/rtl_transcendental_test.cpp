@@ -70,6 +70,17 @@ TEST(RtlTranscendental, BitExactUnderStallsAndCycleExactWithout) {
   EXPECT_NE(log.find("0 80000000\n"), std::string::npos) << log.substr(0, 80);
 }
 
+// The same design in fixed<16,6>: other shifts, table indices and the leading one of log
+// in 15 bits.
+TEST(RtlTranscendental, SixteenBitType) {
+  INRARCH_NEED_TOOL("verilator");
+  hls::HlsOptions ho;
+  ho.type = hls::parse_number_type("fixed<16,6>");
+  rtl_test::Case c = rtl_test::emit_case(transcendental_bundle(), "transcendental16", 1, ho);
+  EXPECT_NE(hls::hls_test::read_file(c.dir / "rtl" / "inrarch_top.sv").find(".W(16)"), std::string::npos);
+  rtl_test::expect_exact(c);
+}
+
 // exp above 2^9, x / y near y = 0 and a column sum of +-200s saturate: the RTL clamps and
 // flags the same beats as the C simulation, under stalls and without (in the event
 // graph's cycles). Such a run does not pass (its outputs are saturated), so the verdict's

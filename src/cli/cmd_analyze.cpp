@@ -105,8 +105,8 @@ nlohmann::json analyze_periodic(const AnalyzeArgs& a, const RowDesignBuilder& bu
                d.processes.size(), d.streams.size(), r.rows_analysed, rows, r.events, a.block, a.mm_par);
     if (r.deadlock) fmt::print("{}", explain_deadlock(d, r.resolution));
     else if (r.exact) fmt::print("latency: {} cycles (peak: {})\n", r.latency, peak.latency);
-    else fmt::print("latency: {} = {} + ({} - 1) x {} cycles (peak: {})\n", r.latency, r.fill, rows,
-                    r.period, peak.latency);
+    else fmt::print("latency: {} = {} cycles (peak: {})\n", r.latency,
+                    closed_form(r.fill, rows, r.period, r.period_rows), peak.latency);
   }
   if (!a.fifo_opt.empty()) {
     RowSizing s = size_fifos_rows(build, rows, sizing_options(a));

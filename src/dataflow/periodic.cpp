@@ -66,37 +66,56 @@ struct State {
 
 }  // namespace
 
-RowPrefix::RowPrefix(const RowDesignBuilder& build, int64_t k) : k_(k) {
+RowPrefix::RowPrefix(const RowDesignBuilder& build, int64_t k) : build_(build), k_(k) {
   INRARCH_ASSERT(k >= 1, "row prefix needs a row");
-  Design dk = build(k), dk1 = build(k + 1);
-  if (!same_structure(dk, dk1))
-    throw Error(fmt::format("periodic analysis: the design at {} and {} rows has other processes or streams", k, k + 1));
-  std::vector<Program> pk = schedule_all(dk), pk1 = schedule_all(dk1);
-  size_t P = dk.processes.size(), S = dk.streams.size();
-  row_steps_.resize(P);
-  same_head_.resize(P);
-  same_tail_.resize(P);
+  Design dk = build(k);
+  std::vector<Program> pk = schedule_all(dk);
+  size_t P = dk.processes.size();
   max_delay_.resize(P);
   steps_.resize(P);
   for (size_t p = 0; p < P; ++p) {
-    std::vector<StepView> a = step_views(pk[p]), b = step_views(pk1[p]);
-    row_steps_[p] = int64_t(b.size()) - int64_t(a.size());
-    same_head_[p] = common_head(a, b);
-    same_tail_[p] = common_tail(a, b);
-    steps_[p] = static_cast<int64_t>(a.size());
+    steps_[p] = pk[p].steps();
     int64_t d = 1;
     for (const Run& r : pk[p].runs) d = std::max<int64_t>(d, r.delay);
     max_delay_[p] = d;
   }
-  row_beats_.resize(S);
-  for (size_t s = 0; s < S; ++s) row_beats_[s] = dk1.streams[s].beats() - dk.streams[s].beats();
+  eg_ = std::make_unique<EventGraph>(std::move(dk), std::move(pk));
+  const Growth& row = growth(1);
   // Any stream with beats in every row marks rows; a source's keeps the cuts near row starts.
-  for (const Process& p : dk.processes)
-    if (p.kind == Kind::Source && clock_stream_ < 0 && row_beats_[p.outputs.at(0)] > 0)
+  const Design& d = eg_->design();
+  for (const Process& p : d.processes)
+    if (p.kind == Kind::Source && clock_stream_ < 0 && row.beats[p.outputs.at(0)] > 0)
       clock_stream_ = p.outputs[0];
-  for (size_t s = 0; s < S && clock_stream_ < 0; ++s)
-    if (row_beats_[s] > 0) clock_stream_ = static_cast<StreamId>(s);
-  eg_ = std::make_unique<EventGraph>(dk, std::move(pk));
+  for (size_t s = 0; s < d.streams.size() && clock_stream_ < 0; ++s)
+    if (row.beats[s] > 0) clock_stream_ = static_cast<StreamId>(s);
+}
+
+const RowPrefix::Growth& RowPrefix::growth(int64_t m) const {
+  if (growth_.size() <= size_t(m)) growth_.resize(m + 1);
+  if (growth_[m]) return *growth_[m];
+  const Design& dk = eg_->design();
+  Design dm = build_(k_ + m);
+  if (!same_structure(dk, dm))
+    throw Error(fmt::format("periodic analysis: the design at {} and {} rows has other processes or streams", k_,
+                            k_ + m));
+  std::vector<Program> pm = schedule_all(dm);
+  auto g = std::make_unique<Growth>();
+  for (size_t p = 0; p < dk.processes.size(); ++p) {
+    std::vector<StepView> a = step_views(eg_->programs()[p]), b = step_views(pm[p]);
+    g->steps.push_back(int64_t(b.size()) - int64_t(a.size()));
+    g->head.push_back(common_head(a, b));
+    g->tail.push_back(common_tail(a, b));
+  }
+  for (size_t s = 0; s < dk.streams.size(); ++s) g->beats.push_back(dm.streams[s].beats() - dk.streams[s].beats());
+  growth_[m] = std::move(g);
+  return *growth_[m];
+}
+
+bool RowPrefix::programs_repeat(const std::vector<int64_t>& s1, const std::vector<int64_t>& s2, int64_t m) const {
+  const Growth& g = growth(m);
+  for (size_t p = 0; p < s1.size(); ++p)
+    if (s2[p] - s1[p] != g.steps[p] || s2[p] > g.head[p] || steps_[p] - s1[p] > g.tail[p]) return false;
+  return true;
 }
 
 namespace {
@@ -142,39 +161,43 @@ State state_at(const EventGraph& eg, const std::vector<std::vector<uint32_t>>& t
 
 }  // namespace
 
-std::optional<Period> RowPrefix::period() const {
+std::optional<Period> RowPrefix::period(int64_t rows) const {
   if (clock_stream_ < 0) return std::nullopt;
   const EventGraph& eg = *eg_;
   auto clock = eg.write_times(clock_stream_);
-  int64_t b = row_beats_[clock_stream_];
+  const Growth& row = growth(1);
+  const int64_t b = row.beats[clock_stream_];
   if (int64_t(clock.size()) != k_ * b) return std::nullopt;  // not a complete resolve
   std::vector<std::vector<uint32_t>> times = step_times(eg);
-  auto matches = [&](const State& x, const State& y) {
-    for (size_t p = 0; p < x.steps.size(); ++p) {
-      int64_t s1 = x.steps[p], s2 = y.steps[p];
-      if (s2 - s1 != row_steps_[p] || x.age[p] != y.age[p]) return false;
-      if (s2 > same_head_[p] || steps_[p] - s1 > same_tail_[p]) return false;
-    }
+  // The state shifted by m rows, by the per-row counts; the programs are checked after.
+  auto shifted = [&](const State& x, const State& y, int64_t m) {
+    for (size_t p = 0; p < x.steps.size(); ++p)
+      if (y.steps[p] - x.steps[p] != m * row.steps[p] || x.age[p] != y.age[p]) return false;
     for (size_t s = 0; s < x.written.size(); ++s)
-      if (y.written[s] - x.written[s] != row_beats_[s] || y.read[s] - x.read[s] != row_beats_[s] ||
+      if (y.written[s] - x.written[s] != m * row.beats[s] || y.read[s] - x.read[s] != m * row.beats[s] ||
           x.recent[s] != y.recent[s])
         return false;
     return true;
   };
-  State prev = state_at(eg, times, max_delay_, clock[b]);
-  for (int64_t r = 1; r + 1 < k_; ++r) {
-    int64_t t1 = clock[r * b], t2 = clock[(r + 1) * b];
-    State next = state_at(eg, times, max_delay_, t2);
-    if (matches(prev, next)) return Period{t2 - t1, r, t1, t2};
-    prev = std::move(next);
-  }
-  return std::nullopt;
+  std::vector<State> at_row(k_);  // at each row's start, from row 1
+  for (int64_t r = 1; r < k_; ++r) at_row[r] = state_at(eg, times, max_delay_, clock[r * b]);
+  std::optional<Period> misaligned;
+  for (int64_t r = 1; r + 1 < k_; ++r)
+    for (int64_t m = 1; m <= kMaxPeriodRows && r + m < k_; ++m) {
+      if (misaligned && (rows - k_) % m != 0) continue;
+      if (!shifted(at_row[r], at_row[r + m], m) || !programs_repeat(at_row[r].steps, at_row[r + m].steps, m))
+        continue;
+      Period per{clock[(r + m) * b] - clock[r * b], m, r, clock[r * b], clock[(r + m) * b]};
+      if ((rows - k_) % m == 0) return per;
+      misaligned = per;
+    }
+  return misaligned;
 }
 
 bool RowPrefix::deadlock_carries_over(const Resolution& r) const {
   if (!r.deadlock || r.cycle.empty()) return false;
   for (const BlockedOp& b : r.cycle)
-    if (b.step + row_steps_[b.process] > same_head_[b.process]) return false;
+    if (b.step + growth(1).steps[b.process] > growth(1).head[b.process]) return false;
   return true;
 }
 
@@ -204,13 +227,20 @@ RowAnalysis exact_rows(const RowDesignBuilder& build, int64_t rows, const std::v
 
 }  // namespace
 
+std::string closed_form(int64_t fill, int64_t rows, int64_t period, int64_t period_rows) {
+  if (period_rows == 1) return fmt::format("{} + ({} - 1) x {}", fill, rows, period);
+  return fmt::format("{} + floor(({} - 1) / {}) x {}", fill, rows, period_rows, period);
+}
+
 int64_t first_prefix_rows(const RowOptions& opt) { return std::max<int64_t>(opt.first_rows, 3); }
 
 namespace {
 
 // B rows from a prefix resolved at `depths`, when it proves them: a repeating state, or a
-// deadlock that larger row counts share.
-std::optional<RowAnalysis> conclude(RowPrefix& pre, int64_t rows, const std::vector<int64_t>& depths) {
+// deadlock that larger row counts share. A state that repeats every m rows, m not dividing
+// B - k, sets `realign` to the prefix whose B - k it divides.
+std::optional<RowAnalysis> conclude(RowPrefix& pre, int64_t rows, const std::vector<int64_t>& depths,
+                                    int64_t* realign = nullptr) {
   Resolution res = pre.graph().resolve(depths);
   RowAnalysis a;
   a.rows = rows;
@@ -224,11 +254,17 @@ std::optional<RowAnalysis> conclude(RowPrefix& pre, int64_t rows, const std::vec
     a.resolution = std::move(res);
     return a;
   }
-  std::optional<Period> per = pre.period();
+  std::optional<Period> per = pre.period(rows);
   if (!per) return std::nullopt;
+  const int64_t k = pre.rows(), m = per->rows;
+  if ((rows - k) % m != 0) {
+    if (realign) *realign = k + (rows - k) % m;
+    return std::nullopt;
+  }
   a.period = per->cycles;
-  a.fill = res.latency - (pre.rows() - 1) * per->cycles;
-  a.latency = a.fill + (rows - 1) * per->cycles;
+  a.period_rows = m;
+  a.fill = res.latency - (k - 1) / m * per->cycles;
+  a.latency = a.fill + (rows - 1) / m * per->cycles;
   a.observed_depths = pre.graph().observed_depths();
   a.resolution = std::move(res);
   a.resolution.latency = a.latency;
@@ -241,7 +277,11 @@ RowAnalysis analyze_from(const RowDesignBuilder& build, int64_t rows, const std:
   int64_t k = first ? first->rows() : first_prefix_rows(opt);
   for (; 2 * k <= rows; k *= 2) {
     std::unique_ptr<RowPrefix> pre = first ? std::move(first) : std::make_unique<RowPrefix>(build, k);
-    if (std::optional<RowAnalysis> a = conclude(*pre, rows, depths)) return *a;
+    int64_t realign = 0;
+    if (std::optional<RowAnalysis> a = conclude(*pre, rows, depths, &realign)) return *a;
+    if (realign == 0) continue;
+    RowPrefix aligned(build, realign);
+    if (std::optional<RowAnalysis> a = conclude(aligned, rows, depths)) return *a;
   }
   std::string note = k == first_prefix_rows(opt) ? fmt::format("{} rows: fewer than twice the first prefix", rows)
                                             : fmt::format("no repeating state within {} rows", k / 2);

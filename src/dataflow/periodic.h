@@ -4,7 +4,7 @@
 // The model. Rows (samples) are independent and every kernel runs a per-row program
 // repeated: the program of process p at B rows is a head, B - c copies of a row body of
 // L_p steps, and a tail, and stream s carries b_s beats per row. The design at k and at
-// k + 1 rows therefore differ by one body per process, inserted somewhere in the middle.
+// k + m rows therefore differ by m bodies per process, inserted somewhere in the middle.
 //
 // The state of the run at cycle t (all steps with time <= t fired, none later) is, per
 // process, the steps fired and the cycles since the last one (capped at its largest step
@@ -31,6 +31,11 @@
 // the part that k and k + 1 rows share deadlocks at B rows too: the blocked steps and all
 // before them are the same there. When no repeating state is found, k doubles; when k
 // reaches B the full run is analysed (`exact`).
+//
+// Why m rows: two kernels whose per-row cycles differ settle into a pattern that repeats
+// every m rows (a row of 1,071 cycles over two rows alternates 536 and 535), and a state
+// that repeats only every m rows never repeats every row. When B - k is not a multiple of
+// m, the prefix k + (B - k) mod m is resolved instead.
 #pragma once
 
 #include <cstdint>
@@ -49,10 +54,14 @@ namespace inrarch::dataflow {
 using RowDesignBuilder = std::function<Design(int64_t rows)>;
 
 struct Period {
-  int64_t cycles = 0;      // T
-  int64_t row = 0;         // the state when row `row` enters repeats when row + 1 does
+  int64_t cycles = 0;      // T, of m rows
+  int64_t rows = 1;        // m
+  int64_t row = 0;         // the state when row `row` enters repeats when row + m does
   int64_t t1 = 0, t2 = 0;  // the two cycles whose states match
 };
+
+// The longest repeat, in rows, that a prefix is searched for.
+inline constexpr int64_t kMaxPeriodRows = 8;
 
 // A design resolved on k rows and the programs at k + 1 rows, for period checks.
 class RowPrefix {
@@ -62,18 +71,28 @@ class RowPrefix {
   EventGraph& graph() { return *eg_; }
   const Design& design() const { return eg_->design(); }
 
-  // After graph().resolve(...) without deadlock: the repeating state, if any.
-  std::optional<Period> period() const;
+  // After graph().resolve(...) without deadlock: the earliest repeating state, if any,
+  // preferring a repeat of m rows with m dividing rows - k (the B-row run can use it).
+  std::optional<Period> period(int64_t rows) const;
   // After a resolve that deadlocked: whether the deadlock is proven for any larger rows.
   bool deadlock_carries_over(const Resolution& r) const;
 
  private:
+  // How the programs at k + m rows differ from those at k rows.
+  struct Growth {
+    std::vector<int64_t> steps;  // per process: more steps (L_p for m = 1)
+    std::vector<int64_t> beats;  // per stream: more beats (b_s for m = 1)
+    std::vector<int64_t> head;   // steps that k and k + m rows share from the start
+    std::vector<int64_t> tail;   // ... and from the end
+  };
+  const Growth& growth(int64_t m) const;  // built on first use for m > 1
+  // Whether P_{k+m} = P_k[0, s2) + P_k[s1, end) for the steps s1, s2 fired by t1, t2.
+  bool programs_repeat(const std::vector<int64_t>& s1, const std::vector<int64_t>& s2, int64_t m) const;
+
+  RowDesignBuilder build_;
   int64_t k_;
   std::unique_ptr<EventGraph> eg_;
-  std::vector<int64_t> row_steps_;    // L_p
-  std::vector<int64_t> row_beats_;    // b_s
-  std::vector<int64_t> same_head_;    // steps that k and k+1 rows share from the start
-  std::vector<int64_t> same_tail_;    // ... and from the end
+  mutable std::vector<std::unique_ptr<Growth>> growth_;  // [m]
   std::vector<int64_t> max_delay_;    // per process
   std::vector<int64_t> steps_;        // per process at k rows
   StreamId clock_stream_ = -1;        // its row starts are the candidate cuts t1, t2
@@ -84,14 +103,19 @@ struct RowAnalysis {
   bool deadlock = false;
   int64_t rows = 0;            // B
   int64_t rows_analysed = 0;   // k (B when exact)
-  int64_t period = 0;          // T (0 when exact or deadlocked)
-  int64_t fill = 0;            // latency(B) = fill + (B - 1) T
+  int64_t period = 0;          // T (0 when exact or deadlocked), of period_rows rows
+  int64_t period_rows = 1;     // m
+  int64_t fill = 0;            // latency(B) = fill + floor((B - 1) / m) T
   int64_t latency = 0;         // of B rows (deadlock: of the steps that fired)
   Resolution resolution;       // of the rows analysed
   std::vector<int64_t> observed_depths;  // per stream, valid for B rows
   std::string note;            // why the analysis is exact, when it is
   int64_t events = 0, fifo_ops = 0;  // of the graph resolved
 };
+
+// The closed form of a prefix analysis's latency, e.g. "4888 + (1024 - 1) x 682", or
+// "3000 + floor((1024 - 1) / 2) x 1071" for a period of two rows.
+std::string closed_form(int64_t fill, int64_t rows, int64_t period, int64_t period_rows);
 
 struct RowOptions {
   int64_t first_rows = 16;          // k tried first; doubled while no period is found

@@ -42,6 +42,7 @@ json rows_analysis_json(const RowAnalysis& final, const RowAnalysis& peak) {
           {"exact", final.exact},
           {"why_exact", final.note},
           {"period_cycles", or_null(periodic, final.period)},
+          {"period_rows", or_null(periodic, final.period_rows)},
           {"fill_cycles", or_null(periodic, final.fill)},
           {"events", final.events},
           {"fifo_ops", final.fifo_ops}};

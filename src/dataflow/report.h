@@ -21,8 +21,9 @@ nlohmann::json design_json(const Design& d);
 nlohmann::json analysis_json(const EventGraph& eg, const Resolution& r, int64_t peak_latency);
 
 // The same section for B rows analysed on a prefix (periodic.h), plus {"rows",
-// "rows_analysed", "exact", "period_cycles", "fill_cycles", "why_exact"}: latency_cycles is
-// fill + (rows - 1) * period; events and fifo_ops are the prefix's.
+// "rows_analysed", "exact", "period_cycles", "period_rows", "fill_cycles", "why_exact"}:
+// latency_cycles is fill + floor((rows - 1) / period_rows) * period; events and fifo_ops
+// are the prefix's.
 nlohmann::json rows_analysis_json(const RowAnalysis& final, const RowAnalysis& peak);
 
 // {"deadlock": bool, "latency_cycles": int|null, "cycle": [{"process", "step", "op",

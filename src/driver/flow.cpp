@@ -162,10 +162,11 @@ void dataflow_stage(FlowState& s) {
   if (an.value("exact", true))
     progress(s, fmt::format("analysed every beat ({})", an.value("why_exact", std::string())));
   else
-    progress(s, fmt::format("analysed {} of {} rows: latency = {} + ({} - 1) x {} cycles",
-                            an["rows_analysed"].get<int64_t>(), an["rows"].get<int64_t>(),
-                            an["fill_cycles"].get<int64_t>(), an["rows"].get<int64_t>(),
-                            an["period_cycles"].get<int64_t>()));
+    progress(s, fmt::format("analysed {} of {} rows: latency = {} cycles", an["rows_analysed"].get<int64_t>(),
+                            an["rows"].get<int64_t>(),
+                            dataflow::closed_form(an["fill_cycles"].get<int64_t>(), an["rows"].get<int64_t>(),
+                                                  an["period_cycles"].get<int64_t>(),
+                                                  an.value("period_rows", int64_t{1}))));
   progress(s, fmt::format("{:.2f}x the DSP floor of {} cycles; {} {} the budget", 
                           s.report["floor"]["latency_over_floor"].get<double>(),
                           s.report["floor"]["cycles"].get<int64_t>(), plan.part.name,

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "dataflow/periodic.h"
 #include "driver/report_html_detail.h"
 
 namespace inrarch::driver::html {
@@ -42,9 +43,12 @@ std::string latency_text(const json& report) {
   if (fl.is_object())
     out += fmt::format("; <b>{:.2f}×</b> the DSP floor of {} cycles", fl["latency_over_floor"].get<double>(),
                        num(fl["cycles"]));
-  if (get(an, "exact").is_boolean() && !an["exact"].get<bool>())
-    out += fmt::format("<br>analysed {} of {} rows: latency = {} + ({} − 1) × {}", num(an["rows_analysed"]),
-                       num(an["rows"]), num(an["fill_cycles"]), num(an["rows"]), num(an["period_cycles"]));
+  if (get(an, "exact").is_boolean() && !an["exact"].get<bool>() && get(an, "fill_cycles").is_number_integer() &&
+      get(an, "period_cycles").is_number_integer())
+    out += fmt::format("<br>analysed {} of {} rows: latency = {}", num(an["rows_analysed"]), num(an["rows"]),
+                       esc(dataflow::closed_form(an["fill_cycles"].get<int64_t>(), an["rows"].get<int64_t>(),
+                                                 an["period_cycles"].get<int64_t>(),
+                                                 an.value("period_rows", int64_t{1}))));
   else if (get(an, "why_exact").is_string() && !an["why_exact"].get<std::string>().empty())
     out += "<br>every beat resolved: " + esc(an["why_exact"].get<std::string>());
   return out;

@@ -37,11 +37,9 @@ int64_t insp_output_count(int order);
 
 // How the derivatives are built: nested reverse mode (grad() per step, as INSP does with
 // autograd) or Taylor mode (taylor.h: one forward sweep of jets; far fewer MACs).
+// The commands' default, "auto", takes the one with fewer multiplies
+// (driver/derivative_mode.h).
 enum class DerivativeMode { Reverse, Taylor };
-// The commands' default: INSP's own construction. Taylor mode costs fewer MACs and cycles
-// at every order >= 1, but its designs do not yet settle into one repeating row within a
-// short prefix, so their analysis grows with the batch (docs/taylor.md "Default mode").
-inline constexpr DerivativeMode kDefaultMode = DerivativeMode::Reverse;
 const char* mode_name(DerivativeMode m);
 DerivativeMode mode_from_name(const std::string& s);  // throws inrarch::Error
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cli/cli.h"
+#include "driver/derivative_mode.h"
 #include "driver/flow.h"
 #include "driver/report_html.h"
 #include "support/error.h"
@@ -22,7 +23,7 @@ struct CompileArgs {
   int64_t batch = 64;
   int64_t width = 256;
   uint64_t seed = 0;
-  std::string mode = autodiff::mode_name(autodiff::kDefaultMode);
+  std::string mode = "auto";
   bool no_opt = false;
   bool no_mlir = false;
   bool no_hls = false;
@@ -114,7 +115,9 @@ int run_compile(CompileArgs& a) {
     if (!a.bundle.empty()) throw Error("give either a bundle folder or --builtin, not both");
     o.builtin_insp = insp_spec(a.order, a.batch, a.width, a.seed);
     o.builtin_order = a.order;
-    o.builtin_mode = autodiff::mode_from_name(a.mode);
+    const driver::ModeChoice mode = driver::choose_insp_mode(a.mode, *o.builtin_insp, a.order);
+    o.builtin_mode = mode.mode;
+    if (mode.chosen) o.builtin_mode_choice = mode.json();
   } else if (a.bundle.empty()) {
     throw Error("give a bundle folder or --builtin insp");
   }

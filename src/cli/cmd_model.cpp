@@ -6,6 +6,7 @@
 
 #include "autodiff/models.h"
 #include "cli/cli.h"
+#include "driver/derivative_mode.h"
 #include "ir/interpreter.h"
 #include "support/error.h"
 
@@ -19,7 +20,7 @@ struct ModelArgs {
   int64_t batch = 64;
   int64_t width = 256;
   uint64_t seed = 0;
-  std::string mode = autodiff::mode_name(autodiff::kDefaultMode);
+  std::string mode = "auto";
   std::string out;
 };
 
@@ -38,12 +39,13 @@ int run_model(const ModelArgs& a) {
   auto t0 = std::chrono::steady_clock::now();
   autodiff::SirenSpec spec = insp_spec(a.order, a.batch, a.width, a.seed);
   if (a.model == "siren") return write_siren(spec, a.out);
-  const autodiff::DerivativeMode mode = autodiff::mode_from_name(a.mode);
-  ir::Bundle b = autodiff::build_insp_bundle(spec, a.order, true, mode);
+  const driver::ModeChoice mode = driver::choose_insp_mode(a.mode, spec, a.order);
+  ir::Bundle b = autodiff::build_insp_bundle(spec, a.order, true, mode.mode);
   ir::save_bundle(b, a.out);
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  fmt::print("wrote {}: INSP order {} ({} mode), batch {}, width {}: {} outputs, {} nodes ({:.2f} s)\n",
-             a.out, a.order, a.mode, a.batch, a.width, b.graph.outputs().size(), b.graph.size(), s);
+  fmt::print("wrote {}: INSP order {} ({} mode{}), batch {}, width {}: {} outputs, {} nodes ({:.2f} s)\n",
+             a.out, a.order, autodiff::mode_name(mode.mode), mode.chosen ? ", fewer multiplies" : "", a.batch,
+             a.width, b.graph.outputs().size(), b.graph.size(), s);
   return 0;
 }
 
@@ -58,9 +60,10 @@ autodiff::SirenSpec insp_spec(int order, int64_t batch, int64_t width, uint64_t 
 
 void add_mode_option(CLI::App* cmd, std::string& mode) {
   cmd->add_option("--mode", mode,
-                  "Built-in INSP: derivatives by nested reverse mode (as INSP's autograd) or by "
-                  "Taylor mode (one forward sweep of jets, fewer MACs; docs/taylor.md)")
-      ->check(CLI::IsMember({"taylor", "reverse"}))
+                  "Built-in INSP: derivatives by nested reverse mode (as INSP's autograd), by "
+                  "Taylor mode (one forward sweep of jets; docs/taylor.md), or auto: whichever has "
+                  "fewer multiplies (Taylor for INSP at every order >= 1)")
+      ->check(CLI::IsMember({"auto", "taylor", "reverse"}))
       ->capture_default_str();
 }
 

@@ -9,6 +9,7 @@
 
 #include "backend/hls/hls.h"
 #include "cli/cli.h"
+#include "driver/derivative_mode.h"
 #include "dataflow/lower.h"
 #include "frontend/load.h"
 #include "support/error.h"
@@ -23,7 +24,7 @@ namespace {
 struct SweepArgs {
   std::string bundle, builtin, csv, work = "precision-sweep";
   int order = 1;
-  std::string mode = autodiff::mode_name(autodiff::kDefaultMode);
+  std::string mode = "auto";
   int64_t batch = 8, width = 16;
   uint64_t seed = 0;
   std::vector<int> widths{16, 20, 24, 32};
@@ -35,10 +36,13 @@ struct SweepArgs {
 
 int run_sweep(const SweepArgs& a) {
   if (a.builtin.empty() == a.bundle.empty()) throw Error("give a bundle folder or --builtin insp");
-  ir::Bundle b = a.builtin.empty() ? frontend::load_bundle(a.bundle)
-                                   : autodiff::build_insp_bundle(
-                                         insp_spec(a.order, a.batch, a.width, a.seed), a.order, false,
-                                         autodiff::mode_from_name(a.mode));
+  ir::Bundle b;
+  if (a.builtin.empty()) {
+    b = frontend::load_bundle(a.bundle);
+  } else {
+    const autodiff::SirenSpec spec = insp_spec(a.order, a.batch, a.width, a.seed);
+    b = autodiff::build_insp_bundle(spec, a.order, false, driver::choose_insp_mode(a.mode, spec, a.order).mode);
+  }
   passes::optimize_bundle(b);
   dataflow::Design d = dataflow::lower(b.graph);  // csim is sequential: depths do not matter
   std::vector<hls::NumberType> types;

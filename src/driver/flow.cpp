@@ -70,6 +70,7 @@ void frontend(FlowState& s) {
     s.report["source"] = {{"builtin", "insp"}, {"order", o.builtin_order}, {"batch", spec.batch},
                           {"width", spec.dims.at(1)}, {"seed", spec.seed},
                           {"mode", autodiff::mode_name(o.builtin_mode)}};
+    if (!o.builtin_mode_choice.is_null()) s.report["source"]["mode_choice"] = o.builtin_mode_choice;
     s.bundle = autodiff::build_insp_bundle(spec, o.builtin_order, false, o.builtin_mode);
     s.reference = std::async(std::launch::async, [b = s.bundle] {
       return passes::evaluate_in_rows(b.graph, b.inputs, b.params);

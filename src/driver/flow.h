@@ -20,7 +20,8 @@ struct CompileOptions {
   std::filesystem::path bundle_dir;
   std::optional<autodiff::SirenSpec> builtin_insp;
   int builtin_order = 1;
-  autodiff::DerivativeMode builtin_mode = autodiff::kDefaultMode;
+  autodiff::DerivativeMode builtin_mode = autodiff::DerivativeMode::Reverse;
+  nlohmann::json builtin_mode_choice;  // report source.mode_choice, when the rule chose the mode
 
   std::filesystem::path out_dir;
   bool optimize = true;            // run the default pass pipeline

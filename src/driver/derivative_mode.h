@@ -1,0 +1,29 @@
+// The default derivative construction of the built-in INSP: whichever of nested reverse
+// mode and Taylor mode costs fewer multiplies (docs/taylor.md "Default mode").
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "autodiff/models.h"
+
+namespace inrarch::driver {
+
+struct ModeChoice {
+  autodiff::DerivativeMode mode = autodiff::DerivativeMode::Reverse;
+  bool chosen = false;  // by the rule ("auto"), not named by the user
+  // Of the optimized, lowered graph (what the DSP floor counts); set when chosen.
+  int64_t reverse_multiplies = 0, taylor_multiplies = 0;
+  // report.json's source.mode_choice: {rule, reverse_multiplies, taylor_multiplies}
+  nlohmann::json json() const;
+};
+
+// "reverse" and "taylor" as named; "auto": the one whose optimized, lowered INSP graph at
+// this batch has fewer multiplies (reverse on a tie: INSP's own construction). Counting
+// builds both graphs, without reference values: milliseconds at order 1, about a second at
+// order 3. Throws inrarch::Error for other names.
+ModeChoice choose_insp_mode(const std::string& name, const autodiff::SirenSpec& spec, int order);
+
+}  // namespace inrarch::driver

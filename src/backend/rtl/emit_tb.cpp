@@ -128,14 +128,14 @@ std::string arg(int argc, char** argv, const char* key, const char* dflt) {
   return dflt;
 }
 
-uint64_t g_cycle = 0, g_ops = 0;
+uint64_t g_cycle = 0, g_ops = 0, g_last_op = 0;
 std::FILE* g_trace = nullptr;
 
 }  // namespace
 
 // Every FIFO op of the top (its INRARCH_TRACE block), in the cycle that is ending.
 void inrarch_trace(int stream, svBit write) {
-  ++g_ops;
+  ++g_ops, g_last_op = g_cycle;
   if (g_trace) std::fprintf(g_trace, "%llu %d %c\n", (unsigned long long)g_cycle, stream, write ? 'w' : 'r');
 }
 )cpp";
@@ -160,7 +160,9 @@ int main(int argc, char** argv) {{
   int64_t first_in = -1, last_out = -1;
   uint64_t idle = 0, outs_left = 0;
   for (const Port& p : outp) outs_left += p.beats;
-  for (g_cycle = 0; outs_left > 0; ++g_cycle) {{
+  // Past the last output beat too: a gather may still read input beats it does not need,
+  // and the event graph's latency counts those reads.
+  for (g_cycle = 0; outs_left > 0 || g_ops < kAllOps; ++g_cycle) {{
     for (Port& p : in)  // valid, once raised, stays until the beat moves (AXI4-Stream)
       p.offered = p.offered || (p.next < p.beats && !(u(rng) < stall_in));
 {2}    top.clk = 0;
@@ -177,9 +179,9 @@ int main(int argc, char** argv) {{
   uint64_t bad = 0;
   std::string first;
   for (const Port& p : outp) bad += compare(p, expect.empty() ? "/dev/null" : expect + "/" + p.name + ".txt", out + "/" + p.name + ".txt", first);
-  std::printf("{{\"hang\": %s, \"cycles\": %lld, \"first_in\": %lld, \"last_out\": %lld, \"end\": %llu, \"ops\": %llu, %s, ",
+  std::printf("{{\"hang\": %s, \"cycles\": %lld, \"first_in\": %lld, \"last_out\": %lld, \"last_op\": %llu, \"end\": %llu, \"ops\": %llu, %s, ",
               hang ? "true" : "false", (long long)(last_out - first_in + 1), (long long)first_in, (long long)last_out,
-              (unsigned long long)g_cycle, (unsigned long long)g_ops, ovf.c_str());
+              (unsigned long long)g_last_op, (unsigned long long)g_cycle, (unsigned long long)g_ops, ovf.c_str());
   if (expect.empty()) std::printf("\"bit_exact\": null}}\n");
   else std::printf("\"bit_exact\": %s, \"mismatches\": %llu, \"first_mismatch\": \"%s\"}}\n", bad || hang ? "false" : "true",
                    (unsigned long long)bad, first.c_str());
@@ -222,6 +224,12 @@ std::pair<std::string, std::string> port_code(const Ctx& c) {
   return {drive, sample};
 }
 
+uint64_t all_fifo_ops(const dataflow::Design& d) {
+  uint64_t n = 0;
+  for (const dataflow::Stream& s : d.streams) n += 2 * uint64_t(s.beats());
+  return n;
+}
+
 // After the run: each output's sticky flag register.
 std::string flag_reads(const Ctx& c) {
   std::string s;
@@ -241,16 +249,18 @@ std::string tb_main_cpp(const Ctx& c) {
       "//        [--seed S] [--idle N]\n"
       "// Feeds the inputs (DIR/<source>.bin, doubles) as the HLS testbench encodes them, drains the\n"
       "// outputs, compares them bit for bit with the C simulation's (--expect DIR/<sink>.txt) and\n"
-      "// writes them to --out; counts cycles from the first input beat to the last output beat; a\n"
-      "// hang is --idle cycles (default 1000) without any FIFO op. Prints one JSON line, with each\n"
-      "// output's sticky overflow flag and its count of beats with ovf set.\n"
+      "// writes them to --out; counts cycles from the first input beat to the last output beat, and\n"
+      "// runs on until every FIFO op is done (last_op); a hang is --idle cycles (default 1000)\n"
+      "// without any FIFO op. Prints one JSON line, with each output's sticky overflow flag and its\n"
+      "// count of beats with ovf set.\n"
       "#include <cmath>\n#include <cstdint>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n"
       "#include <fstream>\n#include <random>\n#include <string>\n#include <vector>\n\n"
       "#include \"Vtop.h\"\n#include \"Vtop__Dpi.h\"\n#include \"verilated.h\"\n\n"
-      "namespace {{\n\nconstexpr int kW = {1}, kF = {2};\n{3}{4}",
+      "namespace {{\n\nconstexpr int kW = {1}, kF = {2};\nconstexpr uint64_t kAllOps = {5};  // a write and a read per beat\n{3}{4}",
       c.opt.top, c.w, c.f, kTbSupport,
       fmt::format(fmt::runtime(kTbMain), port_list(c, input_ports(c.d), true), port_list(c, output_ports(c.d), false),
-                  drive, sample, flag_reads(c)));
+                  drive, sample, flag_reads(c)),
+      all_fifo_ops(c.d));
 }
 
 }  // namespace inrarch::rtl::detail

@@ -90,5 +90,12 @@ nlohmann::json synthesize(const std::filesystem::path& rtl_dir, double budget_s 
 // The event graph's latency of the design at its depths (unbounded depths as the RTL
 // builds them), which an unstalled RTL run must take to the cycle.
 int64_t model_latency(const dataflow::Design& d);
+// The same run's latency (its last FIFO op) and the cycle of its last output beat: they
+// differ when a gather reads input beats it does not need after its last write. Both -1
+// when the design deadlocks.
+struct ModelTimes {
+  int64_t latency = -1, last_out = -1;
+};
+ModelTimes model_times(const dataflow::Design& d);
 
 }  // namespace inrarch::rtl

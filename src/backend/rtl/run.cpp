@@ -102,10 +102,19 @@ bool read_overflow(const nlohmann::json& r, nlohmann::json& v) {
 
 }  // namespace
 
-int64_t model_latency(const dataflow::Design& d) {
+int64_t model_latency(const dataflow::Design& d) { return model_times(d).latency; }
+
+ModelTimes model_times(const dataflow::Design& d) {
   dataflow::EventGraph eg(d);
   dataflow::Resolution r = eg.resolve(built_depths(d));
-  return r.deadlock ? -1 : r.latency;
+  if (r.deadlock) return {};
+  ModelTimes t{r.latency, 0};
+  for (const dataflow::Process& p : d.processes)
+    if (p.kind == dataflow::Kind::Sink) {
+      auto reads = eg.read_times(p.inputs.at(0));
+      if (!reads.empty()) t.last_out = std::max<int64_t>(t.last_out, reads.back());
+    }
+  return t;
 }
 
 nlohmann::json check_rtl_trace(const dataflow::Design& d, const fs::path& trace, bool exact_times) {
@@ -156,7 +165,9 @@ nlohmann::json check_rtl_trace(const dataflow::Design& d, const fs::path& trace,
 
 nlohmann::json run_rtl(const dataflow::Design& d, const fs::path& dir, const RtlRunOptions& opt) {
   nlohmann::json v = {{"pass", false}, {"bit_exact", false}, {"hang", false}};
-  v["model_cycles"] = model_latency(d);
+  const ModelTimes model = model_times(d);
+  v["model_cycles"] = model.last_out;
+  v["model_latency"] = model.latency;
   if (opt.lint) v["lint"] = make(dir, "lint", "lint.log", opt.budget_s) ? "clean" : "warnings: see logs/lint.log";
   if (opt.other_tools) {
     v["iverilog"] = make(dir, "iverilog", "iverilog.log", opt.budget_s) ? "accepted" : "rejected: see logs/iverilog.log";
@@ -188,11 +199,13 @@ nlohmann::json run_rtl(const dataflow::Design& d, const fs::path& dir, const Rtl
     v["error"] = run.timed_out ? "out of time" : "the testbench printed no result: see logs/sim.log";
     return v;
   }
-  for (const char* k : {"hang", "cycles", "first_in", "last_out", "bit_exact", "mismatches", "first_mismatch"})
+  for (const char* k : {"hang", "cycles", "first_in", "last_out", "last_op", "bit_exact", "mismatches", "first_mismatch"})
     if (r.contains(k)) v[k] = r[k];
   const bool unstalled = opt.stall_in == 0 && opt.stall_out == 0;
-  // The event graph's time 0 is the RTL's cycle 0: the span and its end must both match.
-  v["cycle_exact"] = unstalled && v["cycles"] == v["model_cycles"] && v["last_out"] == v["model_cycles"];
+  // The event graph's time 0 is the RTL's cycle 0: the span and its end must both match, and
+  // so must the last FIFO op (a gather's reads of unneeded beats may come after the outputs).
+  v["cycle_exact"] = unstalled && v["cycles"] == v["model_cycles"] && v["last_out"] == v["model_cycles"] &&
+                     v.value("last_op", int64_t{-1}) == model.latency;
   if (opt.trace && !r["hang"].get<bool>()) v["trace"] = check_rtl_trace(d, dir / "out" / "trace.txt", unstalled);
   // An overflow fails the run, as it fails the C simulations: the outputs are saturated.
   const bool in_range = read_overflow(r, v);

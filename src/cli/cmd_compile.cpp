@@ -32,6 +32,7 @@ struct CompileArgs {
   bool no_dse = false;
   bool mm_par_given = false;
   bool report = false;  // --report: OUT/report.html
+  int rtl_sim = 0;      // --rtl-sim: 1, --no-rtl-sim: -1, neither: 0 (the flow decides)
   std::string input_range;
   driver::CompileOptions flow;
   bool quiet = false;
@@ -111,6 +112,7 @@ std::pair<double, double> parse_input_range(const std::string& text) {
 
 int run_compile(CompileArgs& a) {
   driver::CompileOptions& o = a.flow;
+  if (a.rtl_sim != 0) o.rtl_sim = a.rtl_sim > 0;
   if (!a.builtin.empty()) {
     if (!a.bundle.empty()) throw Error("give either a bundle folder or --builtin, not both");
     o.builtin_insp = insp_spec(a.order, a.batch, a.width, a.seed);
@@ -199,7 +201,9 @@ void register_compile(CLI::App& app) {
       ->check(CLI::Range(0.001, 1e6))
       ->capture_default_str();
   cmd->add_flag("--rtl", f.emit_rtl, "Also write OUT/rtl (SystemVerilog, docs/rtl.md) and run it with Verilator");
-  cmd->add_flag("--no-rtl-sim{false}", f.rtl_sim, "With --rtl: write OUT/rtl only, no Verilator run");
+  cmd->add_flag("--rtl-sim,!--no-rtl-sim", args->rtl_sim,
+                "With --rtl: run Verilator on it, or not (default: when the design's simulation work, "
+                "processes x latency, is at most 2e9; docs/rtl.md)");
   cmd->add_flag("--report", args->report, "Also write OUT/report.html (as `inrarch report OUT`)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
   cmd->callback([args, par] {

@@ -239,9 +239,21 @@ void hls_stage(FlowState& s) {
 
 // OUT/rtl (docs/rtl.md); simulated, its verdict is verification.rtl.
 void rtl_flow_stage(FlowState& s) {
-  if (s.opts.rtl_sim && !s.opts.emit_hls)
+  if (s.opts.rtl_sim.value_or(true) && !s.opts.emit_hls)
     throw Error("compile --rtl: the Verilator run compares with the HLS C simulation; drop --no-hls or add --no-rtl-sim");
-  nlohmann::json j = driver::rtl_stage(*s.design, s.bundle, hls_options(s), s.out, s.opts.rtl_sim, s.opts.sim_budget_s);
+  std::string skipped;
+  if (!s.opts.rtl_sim) {
+    const double work = rtl::simulation_work(*s.design);
+    if (work > kAutoRtlSimWork)
+      skipped = fmt::format("{:.3g} process-cycles, over the {:.3g} of --rtl's default: --rtl-sim runs it, as does "
+                            "`make csim sim` in OUT/rtl", work, kAutoRtlSimWork);
+  }
+  nlohmann::json j = driver::rtl_stage(*s.design, s.bundle, hls_options(s), s.out,
+                                       s.opts.rtl_sim.value_or(skipped.empty()), s.opts.sim_budget_s);
+  if (!skipped.empty()) {
+    progress(s, "rtl: Verilator run skipped: " + skipped);
+    j["sim_skipped"] = skipped;
+  }
   if (j.contains("run")) {
     const nlohmann::json& r = j["run"];
     progress(s, fmt::format("rtl: Verilator {}, bit-exact {}, {} cycles (event graph {}){}", r["pass"] == true ? "PASS" : "FAIL",

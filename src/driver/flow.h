@@ -44,8 +44,10 @@ struct CompileOptions {
   std::optional<std::pair<double, double>> input_range;
   bool csim = true;                          // run the three C simulations of the HLS code
   double sim_budget_s = 600;                 // per simulation; past it the verdict is out_of_time
-  // OUT/rtl (docs/rtl.md; needs the HLS project), and its Verilator run (verification.rtl).
-  bool emit_rtl = false, rtl_sim = true;
+  // OUT/rtl (docs/rtl.md; needs the HLS project), and its Verilator run (verification.rtl):
+  // true or false as asked, unset when the design is small enough (kAutoRtlSimWork).
+  bool emit_rtl = false;
+  std::optional<bool> rtl_sim;
   // Receives one line per step (the caller prefixes and prints it); none: silent.
   std::function<void(const std::string&)> progress;
 };

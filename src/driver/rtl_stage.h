@@ -16,6 +16,11 @@ namespace inrarch::driver {
 // chooses them the same way). Throws inrarch::Error for a type other than fixed point.
 rtl::RtlOptions rtl_options(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho);
 
+// compile --rtl's Verilator run by default: when rtl::simulation_work is at most this. The
+// INSP benchmark's searched designs are 5-6e7 (a run of about 13 s here, after a build of
+// minutes); --no-dse at batch 64 is 3.3e8; at batch 65,536, width 64, it is about 2e10.
+inline constexpr double kAutoRtlSimWork = 2e9;
+
 // emit_rtl into out/rtl (the HLS project in out/hls) and, with `simulate`, run_rtl on it.
 // Returns report.json's `rtl` section and, when simulated, `verification.rtl` in "run".
 nlohmann::json rtl_stage(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho,

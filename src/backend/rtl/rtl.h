@@ -97,5 +97,10 @@ struct ModelTimes {
   int64_t latency = -1, last_out = -1;
 };
 ModelTimes model_times(const dataflow::Design& d);
+// What a simulation of the design costs: its processes, an mm counted as its MACs, times
+// the event graph's latency (0 when it deadlocks). Icarus's run is skipped past
+// RtlRunOptions::icarus_max_work of it, and compile's default Verilator run past
+// driver::kAutoRtlSimWork.
+double simulation_work(const dataflow::Design& d);
 
 }  // namespace inrarch::rtl

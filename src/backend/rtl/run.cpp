@@ -104,6 +104,10 @@ bool read_overflow(const nlohmann::json& r, nlohmann::json& v) {
 
 int64_t model_latency(const dataflow::Design& d) { return model_times(d).latency; }
 
+double simulation_work(const dataflow::Design& d) {
+  return icarus_weight(d) * double(std::max<int64_t>(model_latency(d), 0));
+}
+
 ModelTimes model_times(const dataflow::Design& d) {
   dataflow::EventGraph eg(d);
   dataflow::Resolution r = eg.resolve(built_depths(d));

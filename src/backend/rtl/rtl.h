@@ -10,7 +10,8 @@
 //                  Yosys when asked); returns report.json's `verification.rtl`.
 //   check_rtl_trace  compares a run's recorded FIFO operations with the schedules and, for
 //                  a run without stalls, with the event graph's times.
-//   synthesize     Yosys's synth_xilinx of the top: LUT, FF, DSP, BRAM18K, URAM.
+//   synthesize     Yosys's synth_xilinx of the top: LUT, FF, DSP, BRAM18K, URAM;
+//                  synthesize_classes per kernel instance class (synth_classes.cpp).
 //
 // This slice supports sources and sinks of inputs/outputs, copies, the elementwise add,
 // sub, mul, div (streamed, splat or ROM operands), neg, relu, step, sin, cos, exp, tanh and
@@ -86,6 +87,30 @@ nlohmann::json check_rtl_trace(const dataflow::Design& d, const std::filesystem:
 // Returns {tool, lut, ff, dsp, bram18k (a RAMB36 is two), uram, lutram_cells, carry_cells,
 // seconds}. Throws inrarch::Error when Yosys fails or runs past budget_s.
 nlohmann::json synthesize(const std::filesystem::path& rtl_dir, double budget_s = 600);
+
+// Yosys's cell counts in a `stat` listing as the resource model counts them: {lut, ff, dsp,
+// bram18k (a RAMB36 is two), uram, lutram_cells, carry_cells}. A hierarchical listing is
+// read from its "design hierarchy" section (each instance counted once).
+nlohmann::json stat_cells(const std::string& stat);
+
+// Synthesis per kernel instance class (synth_classes.cpp): every distinct module
+// parametrization in the top (FIFOs included) is synthesized once on its own
+// (synth_xilinx -family xcup -noiopad -top <module>, not flattened), the top's own logic
+// once with the kernels as black boxes, and count x cells is summed. Classes run `jobs` at
+// a time, each cached in rtl_dir/logs/synth/<hash>.json.
+struct SynthOptions {
+  std::string method = "auto";    // "auto", "flattened" or "per-class"
+  int jobs = 0;                   // 0: the machine's cores
+  double class_timeout_s = 600;   // each class's Yosys run
+  double budget_s = 600;          // the flattened run
+  bool exact_roms = false;        // classes differ by ROM contents, not only ROM depth
+  int flatten_max_processes = 8;  // "auto": flattened up to this many kernel instances
+};
+// Returns the counts of stat_cells with {method, tool, by_kind, classes, instances, cached,
+// class_list, seconds}. Throws inrarch::Error naming the class whose Yosys run failed.
+nlohmann::json synthesize_classes(const std::filesystem::path& rtl_dir, const SynthOptions& opt = {});
+// "auto" chooses by the number of kernel instances in the top; see docs/rtl.md §5.
+nlohmann::json synthesize_design(const std::filesystem::path& rtl_dir, const SynthOptions& opt = {});
 
 // The event graph's latency of the design at its depths (unbounded depths as the RTL
 // builds them), which an unstalled RTL run must take to the cycle.

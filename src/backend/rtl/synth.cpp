@@ -1,5 +1,6 @@
-// synthesize: Yosys's synth_xilinx (UltraScale+) of an emitted top, its cells counted as
-// the resource model counts them.
+// synthesize: Yosys's synth_xilinx (UltraScale+) of an emitted top, flattened, its cells
+// counted as the resource model counts them; synthesize_design chooses between it and the
+// per-class synthesis of synth_classes.cpp.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -13,15 +14,12 @@
 
 namespace inrarch::rtl {
 
-nlohmann::json synthesize(const std::filesystem::path& dir, double budget_s) {
-  const auto t0 = std::chrono::steady_clock::now();
-  std::filesystem::create_directories(dir / "logs");
-  auto run = run_command(fmt::format("cd '{}' && make synth > logs/synth.log 2>&1", dir.string()), budget_s);
-  if (run.exit_code != 0)
-    throw Error(run.timed_out ? fmt::format("synth: yosys ran out of time ({:g} s; --budget)", budget_s)
-                              : "synth: yosys failed; see " + (dir / "logs" / "synth.log").string());
-  // `stat` lists "     <cell type>   <count>" under "Number of cells".
-  std::istringstream in(read_file(dir / "logs" / "synth_stat.txt"));
+nlohmann::json stat_cells(const std::string& stat) {
+  // A hierarchical `stat` lists every module, then the design's total under "design
+  // hierarchy": reading only that section counts a module with submodules once.
+  const size_t hier = stat.find("=== design hierarchy ===");
+  std::istringstream in(hier == std::string::npos ? stat : stat.substr(hier));
+  // Cells are listed as "     <cell type>   <count>" under "Number of cells".
   const std::regex cell(R"(^\s+([A-Z][A-Z0-9_]*)\s+(\d+)\s*$)");
   int64_t lut = 0, ff = 0, dsp = 0, bram18k = 0, uram = 0, lutram = 0, carry = 0;
   std::smatch m;
@@ -38,10 +36,23 @@ nlohmann::json synthesize(const std::filesystem::path& dir, double budget_s) {
     else if (type.rfind("RAM", 0) == 0 || type.rfind("SRL", 0) == 0) lutram += n;
     else if (type.rfind("CARRY", 0) == 0) carry += n;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return {{"tool", "yosys 0.23 synth_xilinx -family xcup -flatten"},
-          {"lut", lut}, {"ff", ff}, {"dsp", dsp}, {"bram18k", bram18k}, {"uram", uram},
-          {"lutram_cells", lutram}, {"carry_cells", carry}, {"seconds", seconds}};
+  return {{"lut", lut}, {"ff", ff}, {"dsp", dsp}, {"bram18k", bram18k}, {"uram", uram},
+          {"lutram_cells", lutram}, {"carry_cells", carry}};
+}
+
+nlohmann::json synthesize(const std::filesystem::path& dir, double budget_s) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::filesystem::create_directories(dir / "logs");
+  auto run = run_command(fmt::format("cd '{}' && make synth > logs/synth.log 2>&1", dir.string()), budget_s);
+  if (run.exit_code != 0)
+    throw Error(run.timed_out ? fmt::format("synth: yosys ran out of time ({:g} s; --budget)", budget_s)
+                              : "synth: yosys failed; see " + (dir / "logs" / "synth.log").string());
+  nlohmann::json r = stat_cells(read_file(dir / "logs" / "synth_stat.txt"));
+  r["tool"] = "yosys 0.23 synth_xilinx -family xcup -flatten";
+  r["method"] = "flattened";
+  r["by_kind"] = nlohmann::json::object();
+  r["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
 }
 
 }  // namespace inrarch::rtl

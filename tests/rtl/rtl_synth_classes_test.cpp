@@ -1,0 +1,76 @@
+// Synthesis per kernel instance class (synth_classes.cpp) against Yosys's own hierarchical
+// synthesis of the whole top: synth_xilinx without -flatten also synthesizes each module
+// parametrization once and counts it per instance, so the per-class sum must equal its
+// "design hierarchy" total cell for cell. A sum that counted a class once instead of per
+// instance misses the repeated sources, copies, sinks and FIFOs.
+#include "rtl_test_util.h"
+
+#include "support/files.h"
+#include "support/process.h"
+
+namespace inrarch::rtl {
+namespace {
+
+namespace fs = std::filesystem;
+
+// x + y and x - y on [2, 4, 4]: two sources, two copies, two sinks and eight FIFOs of one
+// parametrization each, so most classes stand for several instances.
+ir::Bundle sum_and_difference() {
+  ir::Bundle b{ir::Graph("sum_diff"), {}, {}, {}};
+  const ir::NodeId x = b.graph.input("x", {2, 4, 4}), y = b.graph.input("y", {2, 4, 4});
+  b.graph.add_output("sum", b.graph.binary(ir::Op::Add, x, y));
+  b.graph.add_output("diff", b.graph.binary(ir::Op::Sub, x, y));
+  hls::hls_test::fill_bundle(b, 3);
+  return b;
+}
+
+// Yosys's unflattened synthesis of the whole top, as its `stat` counts it.
+nlohmann::json hierarchical(const fs::path& dir) {
+  const std::string sv = "inrarch_*.sv";
+  auto run = run_command("cd '" + dir.string() + "' && yosys -q -p \"read_verilog -defer -sv $(ls " + sv +
+                             " | tr '\\n' ' '); synth_xilinx -family xcup -noiopad -top inrarch_top; "
+                             "tee -q -o logs/hier_stat.txt stat\" > logs/hier.log 2>&1",
+                         300);
+  EXPECT_EQ(run.exit_code, 0) << "see " << (dir / "logs" / "hier.log");
+  return stat_cells(read_file(dir / "logs" / "hier_stat.txt"));
+}
+
+TEST(RtlSynthClasses, PerClassSumEqualsUnflattenedSynthesis) {
+  INRARCH_NEED_TOOL("yosys");
+  rtl_test::Case c = rtl_test::emit_case(sum_and_difference(), "synth_classes");
+  const fs::path dir = c.dir / "rtl";
+  fs::remove_all(dir / "logs");
+  fs::create_directories(dir / "logs");
+  SynthOptions o;
+  o.exact_roms = true;
+  const nlohmann::json per = synthesize_classes(dir, o);
+  SCOPED_TRACE(per.dump());
+  const nlohmann::json whole = hierarchical(dir);
+  SCOPED_TRACE(whole.dump());
+  for (const char* k : {"lut", "ff", "dsp", "bram18k", "uram", "lutram_cells", "carry_cells"})
+    EXPECT_EQ(per[k].get<int64_t>(), whole[k].get<int64_t>()) << k;
+  // Fewer classes than instances: the sum is a multiplication.
+  EXPECT_LT(per["classes"].get<int64_t>(), per["instances"].get<int64_t>());
+  EXPECT_EQ(per["method"], "per-class");
+  EXPECT_GE(per["ff"].get<int64_t>(), 8 * 2 * 33);  // the FIFOs' registers at least
+  // The kinds add up to the total.
+  int64_t lut = 0, ff = 0;
+  for (const auto& [kind, cells] : per["by_kind"].items()) {
+    lut += cells["lut"].get<int64_t>();
+    ff += cells["ff"].get<int64_t>();
+  }
+  EXPECT_EQ(lut, per["lut"].get<int64_t>());
+  EXPECT_EQ(ff, per["ff"].get<int64_t>());
+  // A second run reads every class from the cache, to the same counts.
+  const nlohmann::json again = synthesize_classes(dir, o);
+  EXPECT_EQ(again["cached"], again["classes"]);
+  EXPECT_EQ(again["lut"], per["lut"]);
+  EXPECT_EQ(again["ff"], per["ff"]);
+  // An unknown method is one clear error.
+  SynthOptions bad;
+  bad.method = "sideways";
+  EXPECT_THROW(synthesize_design(dir, bad), Error);
+}
+
+}  // namespace
+}  // namespace inrarch::rtl

@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <utility>
 #include <string>
 
 #include "../hls_emit/hls_test_util.h"
@@ -62,6 +64,47 @@ inline void expect_exact(const Case& c) {
     dataflow::EventGraph eg(c.design);
     EXPECT_EQ(r["cycles"].get<int64_t>(), eg.resolve(c.design.depths()).latency);
   }
+}
+
+// c's RTL, whose outputs saturate (so `pass` is false), under random stalls and without:
+// bit-exact flags included and on schedule both times, the event graph's cycles without.
+// Returns how many of the C simulation's output beats carry the flag, and how many there are.
+inline std::pair<int, int> expect_exact_flagged(const Case& c) {
+  for (double stall : {0.3, 0.0}) {
+    RtlRunOptions ro;
+    ro.stall_in = ro.stall_out = stall;
+    nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
+    SCOPED_TRACE(r.dump());
+    EXPECT_EQ(r["bit_exact"], true);
+    EXPECT_EQ(r["trace"]["pass"], true);
+    if (stall == 0) {
+      EXPECT_EQ(r["cycles"], r["model_cycles"]);
+    }
+  }
+  int flagged = 0, beats = 0;
+  for (const auto& f : fs::directory_iterator(c.dir / "rtl" / "csim"))
+    if (f.path().extension() == ".txt") {
+      std::ifstream in(f.path());
+      for (std::string line; std::getline(in, line); ++beats) flagged += line.rfind("1 ", 0) == 0;
+    }
+  return {flagged, beats};
+}
+
+// b lowered with every FIFO at depth 2, where the event graph deadlocks: its RTL hangs, and
+// the watchdog says so.
+inline void expect_hang_at_depth_two(const ir::Bundle& b, const std::string& name) {
+  dataflow::Design d = dataflow::lower(b.graph);
+  ASSERT_TRUE(dataflow::EventGraph(d).resolve(d.depths()).deadlock);
+  const fs::path dir = hls::hls_test::out_dir("rtl_" + name);
+  hls::HlsOptions ho;
+  hls::emit_hls(d, b, ho, dir / "hls");
+  emit_rtl(d, b, driver::rtl_options(d, b, ho), dir / "rtl");
+  RtlRunOptions ro;
+  ro.lint = false;
+  nlohmann::json r = run_rtl(d, dir / "rtl", ro);
+  EXPECT_TRUE(r["hang"].get<bool>()) << r.dump();
+  EXPECT_FALSE(r["pass"].get<bool>()) << r.dump();
+  EXPECT_EQ(r["model_cycles"].get<int64_t>(), -1) << r.dump();
 }
 
 }  // namespace inrarch::rtl::rtl_test

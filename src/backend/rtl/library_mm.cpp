@@ -5,8 +5,11 @@
 
 namespace inrarch::rtl::detail {
 
+SvFile library_mm_a_file();  // library_mm_a.cpp
+
 std::vector<SvFile> library_mm_files() {
   return {
+      library_mm_a_file(),
       {"inrarch_mm_rom_b.sv", R"sv(// C[M, N] = A[M, K] · B[K, N] with A streamed (BA elements a beat) and B a constant ROM,
 // L MACs (mm_par capped at BC*K; the HLS library's mm_rom_b<P, SHIFT>). Schedule
 // (schedule.h, MmCadence): read the K/BA beats of A row 0 (II = 1); then per row, C =

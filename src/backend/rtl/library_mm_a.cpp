@@ -12,7 +12,9 @@ SvFile library_mm_a_file() {
 // so write step j of every row comes BC*K cycles after the step before it.
 // Memories: A is ROM_FILE, M*K words row-major, read one cycle ahead into a register (so a
 // block ROM can hold it); B is held column-major (element (k, n) at n*K + k, as the HLS
-// buffer), so a row's products read it at consecutive addresses t = n*K + k.
+// buffer), so a row's products read it at consecutive addresses t = n*K + k. B is read in the
+// cycle of its product, not a cycle ahead: with all of B in one beat (K*N = BB), the read
+// ahead of the first product would fall in the cycle that writes B.
 // Arithmetic as the HLS kernel: each product floored into the accumulator A = ap_fixed<64,
 // 64-FA> (wrapping), an element's K products summed there in order, realigned by SHIFT and
 // fit into T once per element.

@@ -62,8 +62,8 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
   }
   throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
                           "backend has source, sink, copy, elementwise add/sub/mul/div/neg/relu/step/"
-                          "sin/cos/exp/tanh/log, gathers and sum, 2-D transposes of block 1 and "
-                          "mm_rom_b (any MACs)",
+                          "sin/cos/exp/tanh/log, gathers and sum, 2-D transposes of block 1, "
+                          "mm_rom_b (any MACs) and mm_rom_a (one MAC)",
                           p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
 

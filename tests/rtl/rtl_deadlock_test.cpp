@@ -19,20 +19,9 @@ ir::Bundle fork_bundle() {
 
 TEST(RtlDeadlock, HangsExactlyWhenTheEventGraphDeadlocks) {
   INRARCH_NEED_TOOL("verilator");
-  ir::Bundle b = fork_bundle();
-  dataflow::Design d = dataflow::lower(b.graph);  // every FIFO at depth 2
-  dataflow::EventGraph eg(d);
-  ASSERT_TRUE(eg.resolve(d.depths()).deadlock);
-  const fs::path dir = hls::hls_test::out_dir("rtl_deadlock");
-  hls::HlsOptions ho;
-  hls::emit_hls(d, b, ho, dir / "hls");
-  emit_rtl(d, b, driver::rtl_options(d, b, ho), dir / "rtl");
+  rtl_test::expect_hang_at_depth_two(fork_bundle(), "deadlock");  // every FIFO at depth 2
   RtlRunOptions ro;
   ro.lint = false;
-  nlohmann::json r = run_rtl(d, dir / "rtl", ro);
-  EXPECT_TRUE(r["hang"].get<bool>()) << r.dump();
-  EXPECT_FALSE(r["pass"].get<bool>()) << r.dump();
-  EXPECT_EQ(r["model_cycles"].get<int64_t>(), -1) << r.dump();
 
   rtl_test::Case sized = rtl_test::emit_case(fork_bundle(), "fork_sized");  // paper's sizing
   nlohmann::json ok = run_rtl(sized.design, sized.dir / "rtl", ro);

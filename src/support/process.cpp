@@ -73,9 +73,12 @@ CommandResult run_command(const std::string& command, double timeout_s) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   cleanup::remove_child(pid);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  int status = 0, rc = 0;
+  while ((rc = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
+  // Without the child's status (SIGCHLD ignored reaps it unseen) there is no exit code to
+  // report, and 0 would read as success.
+  if (rc < 0) throw Error("cannot wait for '" + command + "': " + std::strerror(errno));
   r.exit_code = r.timed_out ? 124 : decode(status);
   return r;
 }

@@ -15,7 +15,8 @@ struct CommandResult {
 };
 
 // Runs `command` with `sh -c`; past timeout_s seconds (0: none) its group is killed.
-// Throws inrarch::Error only when the shell cannot be started.
+// Throws inrarch::Error only when the shell cannot be started or its exit status is lost
+// (SIGCHLD ignored).
 CommandResult run_command(const std::string& command, double timeout_s = 0);
 
 // The running program's own file (/proc/self/exe), from which installed data is found:

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "support/error.h"
 #include "support/process.h"
 
 namespace {
@@ -48,6 +49,18 @@ TEST(Process, TimeLimitKillsTheGroup) {
     usleep(10000);
   }
   EXPECT_FALSE(running) << "the background sleep outlived the limit";
+}
+
+// With SIGCHLD ignored the kernel reaps the child itself and its status is gone: an error,
+// not an exit code of 0 that would read as success.
+TEST(Process, ALostExitStatusIsAnError) {
+  struct sigaction ignore {}, old {};
+  ignore.sa_handler = SIG_IGN;
+  ASSERT_EQ(::sigaction(SIGCHLD, &ignore, &old), 0);
+  EXPECT_THROW(run_command("exit 3"), inrarch::Error);
+  EXPECT_THROW(run_command("exit 3", 5), inrarch::Error);
+  ASSERT_EQ(::sigaction(SIGCHLD, &old, nullptr), 0);
+  EXPECT_EQ(run_command("exit 3").exit_code, 3);
 }
 
 }  // namespace

@@ -99,21 +99,5 @@ TEST(RtlMmParSaturation, FlagsOfTheLanesBeforeTheWrite) {
   EXPECT_LT(flagged, beats);
 }
 
-// The unsupported mm variant (a streamed B) stays one clear Error, and no folder is left;
-// a constant A is inrarch_mm_rom_a (rtl_mm_rom_a_test.cpp).
-TEST(RtlMmParErrors, StreamedBIsAnError) {
-  const auto dir = hls::hls_test::out_dir("rtl_mm_par_errors");
-  ir::Bundle s{ir::Graph("mm_b"), {}, {}, {}};
-  s.graph.add_output("y", s.graph.mm(s.graph.input("x", {4, 3}), s.graph.input("w", {3, 2})));
-  hls::hls_test::fill_bundle(s);
-  try {
-    emit_rtl(dataflow::lower(s.graph), s, RtlOptions{}, dir / "rtl");
-    ADD_FAILURE() << "no error for a streamed B";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("a streamed B"), std::string::npos) << e.what();
-  }
-  EXPECT_FALSE(std::filesystem::exists(dir / "rtl"));
-}
-
 }  // namespace
 }  // namespace inrarch::rtl

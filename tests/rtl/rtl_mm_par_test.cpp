@@ -31,15 +31,7 @@ ir::Bundle two_layers(double x_scale) {
 // The case lowered with `par` MACs per mm, sized, its HLS project and RTL emitted.
 rtl_test::Case emit_par(ir::Bundle b, const std::string& name, int64_t block, int64_t par,
                         const hls::HlsOptions& ho = {}) {
-  dataflow::LowerOptions lo;
-  lo.block = block;
-  lo.mm_par = par;
-  rtl_test::Case c{std::move(b), {}, hls::hls_test::out_dir("rtl_mm_par_" + name)};
-  c.design = dataflow::lower(c.bundle.graph, lo);
-  hls::hls_test::size_design(c.design);
-  hls::emit_hls(c.design, c.bundle, ho, c.dir / "hls");
-  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
-  return c;
+  return rtl_test::emit_case(std::move(b), "mm_par_" + name, block, ho, par);
 }
 
 // The lanes each mm of c got (min(P, BC*K)), in design order.

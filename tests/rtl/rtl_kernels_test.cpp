@@ -188,17 +188,19 @@ TEST(RtlKernels, MatrixProductOneMac) {
 }
 
 TEST(RtlKernels, UnsupportedKindIsOneErrorNamingIt) {
-  ir::Bundle b{ir::Graph("mm"), {}, {}, {}};
-  ir::NodeId x = b.graph.input("x", {4, 3});
-  b.graph.add_output("y", b.graph.mm(x, b.graph.input("w", {3, 2})));  // B streamed
+  ir::Bundle b{ir::Graph("transpose"), {}, {}, {}};
+  ir::NodeId x = b.graph.input("x", {4, 6});
+  b.graph.add_output("y", b.graph.transpose(b.graph.unary(Op::Neg, x)));  // two elements a beat
   hls::hls_test::fill_bundle(b);
-  dataflow::Design d = dataflow::lower(b.graph);
+  dataflow::LowerOptions two;
+  two.block = 2;
+  dataflow::Design d = dataflow::lower(b.graph, two);
   const fs::path dir = hls::hls_test::out_dir("rtl_unsupported");
   try {
     emit_rtl(d, b, RtlOptions{}, dir / "rtl");
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("(mm) has a streamed B"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(transpose, kernel kind transpose) is not supported yet"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(fs::exists(dir / "rtl"));
   RtlOptions wide;

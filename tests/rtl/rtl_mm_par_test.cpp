@@ -31,15 +31,7 @@ ir::Bundle two_layers(double x_scale) {
 // The case lowered with `par` MACs per mm, sized, its HLS project and RTL emitted.
 rtl_test::Case emit_par(ir::Bundle b, const std::string& name, int64_t block, int64_t par,
                         const hls::HlsOptions& ho = {}) {
-  dataflow::LowerOptions lo;
-  lo.block = block;
-  lo.mm_par = par;
-  rtl_test::Case c{std::move(b), {}, hls::hls_test::out_dir("rtl_mm_par_" + name)};
-  c.design = dataflow::lower(c.bundle.graph, lo);
-  hls::hls_test::size_design(c.design);
-  hls::emit_hls(c.design, c.bundle, ho, c.dir / "hls");
-  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
-  return c;
+  return rtl_test::emit_case(std::move(b), "mm_par_" + name, block, ho, par);
 }
 
 // The lanes each mm of c got (min(P, BC*K)), in design order.
@@ -97,22 +89,6 @@ TEST(RtlMmParSaturation, FlagsOfTheLanesBeforeTheWrite) {
   const auto [flagged, beats] = rtl_test::expect_exact_flagged(c);
   EXPECT_GT(flagged, 0);
   EXPECT_LT(flagged, beats);
-}
-
-// The unsupported mm variant (a streamed B) stays one clear Error, and no folder is left;
-// a constant A is inrarch_mm_rom_a (rtl_mm_rom_a_test.cpp).
-TEST(RtlMmParErrors, StreamedBIsAnError) {
-  const auto dir = hls::hls_test::out_dir("rtl_mm_par_errors");
-  ir::Bundle s{ir::Graph("mm_b"), {}, {}, {}};
-  s.graph.add_output("y", s.graph.mm(s.graph.input("x", {4, 3}), s.graph.input("w", {3, 2})));
-  hls::hls_test::fill_bundle(s);
-  try {
-    emit_rtl(dataflow::lower(s.graph), s, RtlOptions{}, dir / "rtl");
-    ADD_FAILURE() << "no error for a streamed B";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("a streamed B"), std::string::npos) << e.what();
-  }
-  EXPECT_FALSE(std::filesystem::exists(dir / "rtl"));
 }
 
 }  // namespace

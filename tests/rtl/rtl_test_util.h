@@ -26,17 +26,19 @@ inline bool have(const std::string& tool) {
   if (!::inrarch::rtl::rtl_test::have(tool))                                                \
   GTEST_SKIP() << tool " is not installed (scripts/install-deps.sh installs it)"
 
-// A lowered, sized design of `b`, its HLS project in dir/hls and its RTL in dir/rtl (both
-// with the options `ho`: its type, its exponents' calibration).
+// A lowered, sized design of `b` (`mm_par` MACs per mm), its HLS project in dir/hls and its
+// RTL in dir/rtl (both with the options `ho`: its type, its exponents' calibration).
 struct Case {
   ir::Bundle bundle;
   dataflow::Design design;
   fs::path dir;
 };
 
-inline Case emit_case(ir::Bundle b, const std::string& name, int64_t block = 1, const hls::HlsOptions& ho = {}) {
+inline Case emit_case(ir::Bundle b, const std::string& name, int64_t block = 1, const hls::HlsOptions& ho = {},
+                      int64_t mm_par = 1) {
   dataflow::LowerOptions lo;
   lo.block = block;
+  lo.mm_par = mm_par;
   Case c{std::move(b), {}, hls::hls_test::out_dir("rtl_" + name)};
   c.design = dataflow::lower(c.bundle.graph, lo);
   hls::hls_test::size_design(c.design);

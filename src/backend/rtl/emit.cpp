@@ -63,7 +63,7 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
   throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
                           "backend has source, sink, copy, elementwise add/sub/mul/div/neg/relu/step/"
                           "sin/cos/exp/tanh/log, gathers and sum, 2-D transposes of block 1, "
-                          "mm_rom_b (any MACs) and mm_rom_a (one MAC)",
+                          "and mm (any MACs) with a constant A or B held whole or both streamed",
                           p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
 

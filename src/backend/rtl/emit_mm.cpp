@@ -1,7 +1,7 @@
-// The matrix product in the top (inrarch_mm_rom_b with its mm_par MACs, inrarch_mm_rom_a with
-// one), and every ROM as a .hex file ($readmemh): mm's B (a line a MAC cycle, one word a MAC),
-// mm's A (a word a line) and the constant operands of elementwise kernels, encoded as the HLS
-// emitter's weights.h holds them, and the sine table.
+// The matrix product in the top (inrarch_mm, inrarch_mm_rom_b or inrarch_mm_rom_a, each with
+// its mm_par MACs), and every ROM as a .hex file ($readmemh): mm's B (a line a MAC cycle, one
+// word a MAC), mm's A (a line a row) and the constant operands of elementwise kernels, encoded
+// as the HLS emitter's weights.h holds them, and the sine table.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -48,54 +48,44 @@ std::string wide_hex(const std::vector<uint64_t>& words, int w) {
 void check_mm(const dataflow::Design& d, const Process& p) {
   const auto& a = p.operands.at(0);
   const auto& b = p.operands.at(1);
-  const auto& rom = a.stream < 0 ? a : b;  // the constant operand
-  const char* variant = a.stream >= 0 && b.stream >= 0 ? "a streamed B"
-                        : a.stream < 0 && b.stream < 0 ? "no streamed operand"
-                        : rom.splat || rom.rom_source() != rom.static_node
-                            ? (a.stream < 0 ? "an A that is not a whole constant" : "a B that is not a whole constant")
-                        : a.stream < 0 && mm_lanes(d, p) > 1 ? "a constant A with more than one MAC (mm_rom_a, mm_par > 1)"
-                                                             : nullptr;
-  if (variant)
-    throw Error(fmt::format("rtl: process {} (mm) has {}: only a streamed A times a constant B held "
-                            "whole (mm_rom_b, any mm_par) and a constant A held whole times a streamed B "
-                            "(mm_rom_a, one MAC) are supported yet", p.name, variant));
-  const auto& s = d.streams[a.stream >= 0 ? a.stream : b.stream];
-  if (s.shape.size() != 2) throw Error("rtl: process " + p.name + " (mm): the streamed operand is not a matrix");
+  if (a.stream < 0 && b.stream < 0)
+    throw Error("rtl: process " + p.name + " (mm) has no streamed operand");
+  for (const auto* od : {&a, &b})
+    if (od->stream < 0 && (od->splat || od->rom_source() != od->static_node))
+      throw Error(fmt::format("rtl: process {} (mm) has {} that is not a whole constant (a splat or a "
+                              "periodic ROM): mm's constant operand must be held whole, as the HLS "
+                              "weights.h holds it",
+                              p.name, od == &a ? "an A" : "a B"));
+  for (const auto* od : {&a, &b})
+    if (od->stream >= 0 && d.streams[od->stream].shape.size() != 2)
+      throw Error("rtl: process " + p.name + " (mm): a streamed operand is not a matrix");
 }
-
-namespace {
-
-// inrarch_mm_rom_a: one MAC, B read whole first.
-std::string mm_rom_a_instance(const Ctx& c, ProcessId pid) {
-  const Process& p = c.d.processes[pid];
-  const auto& b = c.d.streams[p.operands.at(1).stream];
-  const auto& out = c.d.streams[p.outputs.at(0)];
-  const int shift = c.stream_exp(p.outputs[0]) - c.operand_exp(pid, 0) - c.operand_exp(pid, 1);
-  return fmt::format(
-      "  inrarch_mm_rom_a #(.W({}), .F({}), .FA({}), .M({}), .K({}), .N({}), .BB({}), .BC({}), .SHIFT({}),\n"
-      "                     .ROM_FILE(\"{}\")) u_{} (\n      .clk, .rst, .b_data({}_r_data), "
-      ".b_valid({}_r_valid), .b_ready({}_r_ready),\n      .out_data({}_w_data), .out_valid({}_w_valid), "
-      ".out_ready({}_w_ready));\n",
-      c.w, c.f, c.fa, out.shape.at(0), b.shape.at(0), b.shape.at(1), b.block, out.block, shift, mm_rom_file(p),
-      p.name, b.name, b.name, b.name, out.name, out.name, out.name);
-}
-
-}  // namespace
 
 std::string mm_instance(const Ctx& c, ProcessId pid) {
   const Process& p = c.d.processes[pid];
-  if (p.operands.at(0).stream < 0) return mm_rom_a_instance(c, pid);
-  const auto& a = c.d.streams[p.operands.at(0).stream];
+  const auto& a = p.operands.at(0);
+  const auto& b = p.operands.at(1);
   const auto& out = c.d.streams[p.outputs.at(0)];
-  const int shift = c.stream_exp(p.outputs[0]) - c.operand_exp(pid, 0) - c.operand_exp(pid, 1);
+  const int64_t K = a.stream >= 0 ? c.d.streams[a.stream].shape.at(1) : c.d.streams[b.stream].shape.at(0);
   const int64_t lanes = mm_lanes(c.d, p);
-  return fmt::format(
-      "  inrarch_mm_rom_b #(.W({}), .F({}), .FA({}), .M({}), .K({}), .N({}), .BA({}), .BC({}), .L({}), .G({}),\n"
-      "                     .SHIFT({}), .ROM_FILE(\"{}\")) u_{} (\n      .clk, .rst, .a_data({}_r_data), "
-      ".a_valid({}_r_valid), .a_ready({}_r_ready),\n      .out_data({}_w_data), .out_valid({}_w_valid), "
-      ".out_ready({}_w_ready));\n",
-      c.w, c.f, c.fa, a.shape[0], a.shape[1], out.shape.at(1), a.block, out.block, lanes,
-      std::gcd(lanes, a.shape[1]), shift, mm_rom_file(p), p.name, a.name, a.name, a.name, out.name, out.name, out.name);
+  std::string params = fmt::format(".W({}), .F({}), .FA({}), .M({}), .K({}), .N({}), ", c.w, c.f, c.fa,
+                                   out.shape.at(0), K, out.shape.at(1));
+  std::string ports;
+  for (const auto* od : {&a, &b})
+    if (od->stream >= 0) {
+      const auto& s = c.d.streams[od->stream];
+      const char* x = od == &a ? "a" : "b";
+      params += fmt::format(".B{}({}), ", od == &a ? "A" : "B", s.block);
+      ports += fmt::format(".{}_data({}_r_data), .{}_valid({}_r_valid), .{}_ready({}_r_ready),\n      ", x, s.name, x,
+                           s.name, x, s.name);
+    }
+  params += fmt::format(".BC({}), .L({}), .G({}),\n      .SHIFT({})", out.block, lanes, std::gcd(lanes, K),
+                        c.stream_exp(p.outputs[0]) - c.operand_exp(pid, 0) - c.operand_exp(pid, 1));
+  const char* module = a.stream < 0 ? "inrarch_mm_rom_a" : b.stream < 0 ? "inrarch_mm_rom_b" : "inrarch_mm";
+  if (a.stream < 0 || b.stream < 0) params += fmt::format(", .ROM_FILE(\"{}\")", mm_rom_file(p));
+  return fmt::format("  {} #({}) u_{} (\n      .clk, .rst, {}.out_data({}_w_data), .out_valid({}_w_valid), "
+                     ".out_ready({}_w_ready));\n",
+                     module, params, p.name, ports, out.name, out.name, out.name);
 }
 
 std::string rom_file(const Process& p, size_t slot) {
@@ -106,7 +96,7 @@ int64_t rom_words(const dataflow::Operand& od) {
   return od.splat ? 1 : od.rom_period > 0 ? od.rom_period : numel(od.shape);
 }
 
-// Every ROM: mm's B column-major (element (k, n) at n*K + k), mm's A row-major, an elementwise operand's
+// Every ROM: mm's B column-major (element (k, n) at n*K + k), mm's A row-major (a row a line), an elementwise operand's
 // rom_words values row-major (a splat: one word); each value rounded to the grid at its exponent and saturated
 // (the HLS value_literal), one W-bit hex word a line.
 std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
@@ -155,8 +145,9 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
       raw.push_back(static_cast<uint64_t>(static_cast<int64_t>(std::clamp(v, -top, top - 1))) &
                     ((uint64_t(1) << c.w) - 1));
     }
-    // mm's B: one line a MAC cycle, its L words (zeros past the row's end); else a word a line.
-    const int64_t per_line = p.kind == Kind::Mm && roms[m].slot == 1 ? mm_lanes(c.d, p) : 1;
+    // mm's B: one line a MAC cycle, its L words (zeros past the row's end); mm's A: a line a
+    // row; else a word a line.
+    const int64_t per_line = p.kind != Kind::Mm ? 1 : roms[m].slot == 1 ? mm_lanes(c.d, p) : t.shape.at(1);
     raw.resize((raw.size() + per_line - 1) / per_line * per_line, 0);
     std::string text;
     for (size_t at = 0; at < raw.size(); at += per_line)

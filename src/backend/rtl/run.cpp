@@ -23,10 +23,13 @@ namespace {
 double icarus_weight(const dataflow::Design& d) {
   double w = 0;
   for (const dataflow::Process& p : d.processes) {
-    const dataflow::StreamId a = p.kind == dataflow::Kind::Mm ? p.operands.at(0).stream : -1;
-    w += a < 0 ? 1.0
-               : double(dataflow::MmCadence{d.streams[p.outputs.at(0)].block * d.streams[a].shape.at(1), p.mm_par}
-                            .lanes());
+    if (p.kind != dataflow::Kind::Mm) {
+      w += 1.0;
+      continue;
+    }
+    const dataflow::StreamId a = p.operands.at(0).stream;
+    const int64_t K = a >= 0 ? d.streams[a].shape.at(1) : d.streams[p.operands.at(1).stream].shape.at(0);
+    w += double(dataflow::MmCadence{d.streams[p.outputs.at(0)].block * K, p.mm_par}.lanes());
   }
   return w;
 }

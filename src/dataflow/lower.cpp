@@ -156,6 +156,9 @@ struct Builder {
       if (st[o]) {
         od.static_node = o;
         set_constant(g, od, p.kind == Kind::Unary);  // Unary: elementwise, incl. constant operand
+        // An mm's MACs index their constant operand as an array (a ROM a line per cycle), so
+        // a matrix of one value is held whole like any other.
+        if (p.kind == Kind::Mm) od.splat.reset();
         if (!od.splat) p.rom_bits += od.rom_elems() * opt.elem_bits;
       }
       p.operands.push_back(od);

@@ -260,7 +260,9 @@ nlohmann::json synthesize_classes(const fs::path& dir, const SynthOptions& opt) 
   for (const Instance& inst : insts) {
     auto [it, fresh] = index.emplace(class_key(dir, inst, opt.exact_roms), classes.size());
     if (fresh) {
-      classes.push_back({inst.module, inst.kind});
+      classes.emplace_back();
+      classes.back().module = inst.module;
+      classes.back().kind = inst.kind;
       make_script(dir, inst, kernels, sources, classes.back());
     }
     ++classes[it->second].count;

@@ -140,5 +140,29 @@ TEST(RtlPermute, ConstantOutputs) {
   rtl_test::expect_exact(c);
 }
 
+// A design of constant outputs alone, with no input port: its cycles count from the first
+// beat a ROM source writes. Icarus gives the same bits in the same cycles.
+TEST(RtlPermute, OnlyConstantOutputs) {
+  INRARCH_NEED_TOOL("verilator");
+  ir::Bundle b{ir::Graph("rom_only"), {}, {}, {}};
+  b.graph.add_output("w", b.graph.param("w", {3, 4}));
+  b.graph.add_output("v", b.graph.expand(b.graph.param("v", {1, 2}), {3, 2}));
+  rtl_test::Case c = rtl_test::emit_case(filled(std::move(b), 17), "rom_only", 2);
+  for (const auto* p : of_kind(c.design, Kind::Source)) EXPECT_NE(p->op, Op::Input);
+  rtl_test::expect_exact(c);
+  RtlRunOptions ro;
+  ro.lint = false;
+  ro.other_tools = true;
+  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
+  SCOPED_TRACE(r.dump());
+  EXPECT_EQ(r["first_in"], 1);
+  EXPECT_EQ(r["cycles"], 7);  // w: 6 beats written in cycles 1 to 6, each read a cycle later
+  EXPECT_EQ(r["cycles"], r["model_cycles"]);
+  EXPECT_EQ(r["icarus"]["bit_exact"], true);
+  EXPECT_EQ(r["icarus"]["cycles"], r["cycles"]);
+  EXPECT_EQ(r["iverilog"], "accepted");
+  EXPECT_EQ(r["yosys"], "accepted");
+}
+
 }  // namespace
 }  // namespace inrarch::rtl

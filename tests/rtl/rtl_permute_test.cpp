@@ -129,8 +129,9 @@ TEST(RtlPermute, FlagOfEveryBeatRead) {
   EXPECT_EQ(flagged, 6);
 }
 
-// Constant outputs: a parameter (its whole ROM), a splat (one word) and a broadcast row (a
-// ROM of 4 words wrapping at its period), beside a streamed output, at block 2.
+// Constant outputs: a parameter and a dense constant (each its whole ROM), a splat (one
+// word) and a broadcast row (a ROM of 4 words wrapping at its period), beside a streamed
+// output, at block 2.
 TEST(RtlPermute, ConstantOutputs) {
   INRARCH_NEED_TOOL("verilator");
   ir::Bundle b{ir::Graph("rom_out"), {}, {}, {}};
@@ -140,6 +141,8 @@ TEST(RtlPermute, ConstantOutputs) {
   g.add_output("w", g.param("w", {3, 4}));
   g.add_output("half", g.constant(0.5, {2, 6}));
   g.add_output("bias", g.expand(g.param("b", {1, 4}), {6, 4}));
+  // Below the grid's LSB (2^-22) or near it: each word rounds to nearest, as weights.h.
+  g.add_output("tiny", g.constant(Tensor({2, 2}, {1e-7, -3.1e-7, 2.6e-7, -1.1e-7})));
   rtl_test::Case c = rtl_test::emit_case(filled(std::move(b), 16), "rom_out", 2);
   int whole = 0, splat = 0, periodic = 0;
   for (const auto* p : of_kind(c.design, Kind::Source)) {
@@ -149,7 +152,7 @@ TEST(RtlPermute, ConstantOutputs) {
     splat += od.splat.has_value();
     periodic += od.rom_period == 4;
   }
-  EXPECT_EQ(whole, 1);
+  EXPECT_EQ(whole, 2);
   EXPECT_EQ(splat, 1);
   EXPECT_EQ(periodic, 1);
   rtl_test::expect_exact(c);

@@ -23,20 +23,12 @@ bool is_pass_through(const dataflow::Design& d, const Process& p) {
          d.streams[p.inputs.at(0)].block == d.streams[p.outputs.at(0)].block;
 }
 
-// A 2-D transpose (or permute <1, 0>) of one element a beat: inrarch_transpose.
-bool is_transpose(const dataflow::Design& d, const Process& p) {
-  const auto& in = d.streams[p.inputs.at(0)];
-  const bool swap = p.kind == Kind::Transpose || p.attrs.perm == std::vector<int64_t>{1, 0};
-  return swap && in.shape.size() == 2 && in.block == 1 && d.streams[p.outputs.at(0)].block == 1;
-}
-
 // The kernel kinds the slice has modules for; anything else is named in one error.
 void check_process(const dataflow::Design& d, ProcessId pid) {
   const Process& p = d.processes[pid];
   switch (p.kind) {
     case Kind::Source:
-      if (p.op != ir::Op::Input)
-        throw Error("rtl: process " + p.name + ": a constant output (source played from a ROM) is not supported yet");
+      if (p.op != ir::Op::Input) check_rom_source(d, p);
       return;
     case Kind::Sink: case Kind::Copy: return;
     case Kind::Unary: case Kind::Binary:
@@ -52,8 +44,8 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
       if (!is_pass_through(d, p)) check_gather(d, p);
       return;
     case Kind::Transpose: case Kind::Permute:
-      if (is_transpose(d, p)) return;
-      break;
+      check_permute(d, p);
+      return;
     case Kind::Mm:
       check_mm(d, p);
       return;
@@ -62,7 +54,7 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
   }
   throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
                           "backend has source, sink, copy, elementwise add/sub/mul/div/neg/relu/step/"
-                          "sin/cos/exp/tanh/log, gathers and sum, 2-D transposes of block 1, "
+                          "sin/cos/exp/tanh/log, gathers and sum, transposes and permutes, "
                           "and mm (any MACs) with a constant A or B held whole or both streamed",
                           p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
@@ -147,22 +139,16 @@ std::string port_process(const Ctx& c, ProcessId pid) {
                      in ? port : fifo, in ? fifo : port);
 }
 
-std::string transpose(const Ctx& c, ProcessId pid) {
-  const Process& p = c.d.processes[pid];
-  const auto& in = c.d.streams[p.inputs.at(0)];
-  return fmt::format("  inrarch_transpose #(.W({}), .M({}), .N({})) u_{} (\n      .clk, .rst, {},\n      {});\n",
-                     c.w, in.shape[0], in.shape[1], p.name, ports_of("in", "r", in.name),
-                     ports_of("out", "w", c.d.streams[p.outputs.at(0)].name));
-}
-
 std::string process(const Ctx& c, ProcessId pid) {
   const Process& p = c.d.processes[pid];
   const std::string head = fmt::format("  // {} ({})\n", p.name, dataflow::kind_name(p.kind));
   switch (p.kind) {
-    case Kind::Source: case Kind::Sink: return head + port_process(c, pid);
+    case Kind::Source:
+      return head + (c.d.processes[pid].op == ir::Op::Input ? port_process(c, pid) : rom_source_instance(c, pid));
+    case Kind::Sink: return head + port_process(c, pid);
     case Kind::Copy: return head + copy(c, pid);
     case Kind::Gather: return head + (is_pass_through(c.d, c.d.processes[pid]) ? copy(c, pid) : gather_instance(c, pid));
-    case Kind::Transpose: case Kind::Permute: return head + transpose(c, pid);
+    case Kind::Transpose: case Kind::Permute: return head + permute_instance(c, pid);
     case Kind::Mm: return head + mm_instance(c, pid);
     default: return head + elementwise(c, pid);  // make_ctx admitted nothing else
   }

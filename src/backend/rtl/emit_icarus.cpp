@@ -40,6 +40,11 @@ std::string icarus_tb_sv(const Ctx& c, int64_t max_cycles) {
     step += fmt::format("    if ({0}_n < {1} && {0}_tready) begin\n      {0}_n <= {0}_n + 1;\n"
                         "      if (first_in < 0) first_in <= cycle;\n    end\n", p.name, p.beats);
   }
+  if (input_ports(c.d).empty())  // the design starts with a constant output's first beat
+    for (const dataflow::Process& p : c.d.processes)
+      if (p.kind == dataflow::Kind::Source)
+        step += fmt::format("    if (first_in < 0 && dut.{0}_w_valid && dut.{0}_w_ready) first_in <= cycle;\n",
+                            c.d.streams[p.outputs.at(0)].name);
   for (const PortInfo& p : ports(c, false)) {
     decl += fmt::format("  logic [{1}:0] {0}_mem[0:{2} - 1], {0}_tdata;\n  int {0}_n = 0, {0}_ovf_beats = 0;\n"
                         "  logic {0}_tuser, {0}_tvalid, {0}_overflow;\n", p.name, p.width - 1, p.beats);

@@ -19,7 +19,7 @@ std::string csim_dump_cpp(const Ctx& c) {
   for (ProcessId p : output_ports(c.d)) {
     const std::string& n = c.d.processes[p].name;
     decl += fmt::format("  static {0}_t {0}(\"{0}\");\n  bool {0}_flag = false;\n", n);
-    args += ", " + n;
+    args += (args.empty() ? "" : ", ") + n;  // a design may have no input port
     flags += ", " + n + "_flag";
     dump += fmt::format("  dump({0}, rows, out + \"/{0}\");\n", n);
   }

@@ -96,8 +96,9 @@ int64_t rom_words(const dataflow::Operand& od) {
   return od.splat ? 1 : od.rom_period > 0 ? od.rom_period : numel(od.shape);
 }
 
-// Every ROM: mm's B column-major (element (k, n) at n*K + k), mm's A row-major (a row a line), an elementwise operand's
-// rom_words values row-major (a splat: one word); each value rounded to the grid at its exponent and saturated
+// Every ROM: mm's B column-major (element (k, n) at n*K + k), mm's A row-major (a row a line), an elementwise
+// operand's or a constant output's rom_words values row-major (a splat: one word); each value rounded to the grid
+// at its exponent and saturated
 // (the HLS value_literal), one W-bit hex word a line.
 std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
   struct Rom {
@@ -108,7 +109,8 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
   std::vector<ir::NodeId> nodes;
   for (size_t p = 0; p < c.d.processes.size(); ++p) {
     const Process& pr = c.d.processes[p];
-    if (pr.kind != Kind::Mm && pr.kind != Kind::Unary && pr.kind != Kind::Binary) continue;
+    const bool constant_output = pr.kind == Kind::Source && pr.op != ir::Op::Input;
+    if (pr.kind != Kind::Mm && pr.kind != Kind::Unary && pr.kind != Kind::Binary && !constant_output) continue;
     for (size_t k = 0; k < pr.operands.size(); ++k)
       if (pr.operands[k].stream < 0 && !pr.operands[k].splat) {
         roms.push_back({ProcessId(p), k});

@@ -48,7 +48,7 @@ int Ctx::operand_exp(ProcessId p, size_t slot) const {
 std::vector<ProcessId> input_ports(const dataflow::Design& d) {
   std::vector<ProcessId> v;
   for (size_t p = 0; p < d.processes.size(); ++p)
-    if (d.processes[p].kind == Kind::Source) v.push_back(ProcessId(p));
+    if (d.processes[p].kind == Kind::Source && d.processes[p].op == ir::Op::Input) v.push_back(ProcessId(p));
   return v;
 }
 
@@ -104,7 +104,8 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::string> sv;
   for (const auto& lib : {detail::library_stream_files(), detail::library_arith_files(), detail::library_mm_files(),
-                          detail::library_explog_files(), detail::library_reduce_files()})
+                          detail::library_explog_files(), detail::library_reduce_files(),
+                          detail::library_permute_files()})
     for (const auto& f : lib) {
       files.emplace_back(f.name, f.text);
       sv.push_back(f.name);

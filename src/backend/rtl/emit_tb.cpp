@@ -128,14 +128,15 @@ std::string arg(int argc, char** argv, const char* key, const char* dflt) {
   return dflt;
 }
 
-uint64_t g_cycle = 0, g_ops = 0, g_last_op = 0;
+uint64_t g_cycle = 0, g_ops = 0, g_first_op = 0, g_last_op = 0;
 std::FILE* g_trace = nullptr;
 
 }  // namespace
 
 // Every FIFO op of the top (its INRARCH_TRACE block), in the cycle that is ending.
 void inrarch_trace(int stream, svBit write) {
-  ++g_ops, g_last_op = g_cycle;
+  if (g_ops++ == 0) g_first_op = g_cycle;
+  g_last_op = g_cycle;
   if (g_trace) std::fprintf(g_trace, "%llu %d %c\n", (unsigned long long)g_cycle, stream, write ? 'w' : 'r');
 }
 )cpp";
@@ -174,6 +175,8 @@ int main(int argc, char** argv) {{
     if (idle > idle_limit) {{ hang = true; break; }}
   }}
   if (g_trace) std::fclose(g_trace);
+  // Without an input port, the design starts with a constant output's first beat.
+  if (in.empty() && g_ops > 0) first_in = int64_t(g_first_op);
 {4}  bool flagged = false;
   const std::string ovf = overflow_json(outp, &flagged);
   uint64_t bad = 0;

@@ -1,4 +1,4 @@
-// The RTL kernel library, part: The stream and data-movement modules: FIFO, source, sink, copy, transpose, and the elementwise step sequence.
+// The RTL kernel library, part: The stream and data-movement modules: FIFO, source, sink, copy, and the elementwise step sequence.
 // Each module is one file of OUT/rtl (Verilator wants a module's file named after it);
 // flat ports and SystemVerilog that Verilator 5.006, Icarus 11 and Yosys 0.23 all accept.
 #include "backend/rtl/rtl_detail.h"
@@ -181,68 +181,6 @@ module inrarch_copy #(
   assign in_ready  = fire;
   assign out_valid = {OUTS{fire}};
   assign out_data  = in_data;
-endmodule
-)sv"},
-      {"inrarch_transpose.sv", R"sv(// A transpose of an [M, N] array, one element a beat (schedule: full buffer): steps 0 ..
-// M*N-1 read every input beat into a buffer (II = 1), then steps M*N .. 2*M*N-1 write
-// every output beat (II = 1), element (i, j) of the [N, M] output being input element
-// j * N + i. Every written beat carries the sticky flag of all input beats (the HLS
-// library's permute). The buffer is read asynchronously, so the first write can follow
-// the last read by one cycle, as the schedule has it.
-module inrarch_transpose #(
-    parameter int W = 32,
-    parameter int M = 1,
-    parameter int N = 1
-) (
-    input  logic       clk,
-    input  logic       rst,
-    input  logic [W:0] in_data,
-    input  logic       in_valid,
-    output logic       in_ready,
-    output logic [W:0] out_data,
-    output logic       out_valid,
-    input  logic       out_ready
-);
-  localparam int NUM = M * N;
-  localparam int AW = NUM > 1 ? $clog2(NUM) : 1;
-  localparam int SW = $clog2(2 * NUM + 1);
-  logic active, reads, fire, sticky;
-  logic [SW-1:0] s;       // the step; reads while s < NUM
-  logic [AW-1:0] waddr;   // the next element read
-  logic [AW-1:0] raddr;   // input element of the next output: j * N + i
-  logic [AW-1:0] row;     // i, the output row
-  logic [$clog2(M + 1)-1:0] col;  // j
-  logic [W-1:0] buffer[NUM];
-  inrarch_steps #(.STEPS(2 * NUM)) u_steps (.clk, .rst, .fire, .active);
-  assign reads     = s < SW'(NUM);
-  assign fire      = active && (reads ? in_valid : out_ready);
-  assign in_ready  = fire && reads;
-  assign out_valid = fire && !reads;
-  assign out_data  = {sticky, buffer[raddr]};
-  always_ff @(posedge clk) begin
-    if (rst) begin
-      s <= '0;
-      waddr <= '0;
-      raddr <= '0;
-      row <= '0;
-      col <= '0;
-      sticky <= 1'b0;
-    end else if (fire) begin
-      s <= s + 1'b1;
-      if (reads) begin
-        waddr <= waddr + 1'b1;
-        sticky <= sticky || in_data[W];
-      end else if (col == ($clog2(M + 1))'(M - 1)) begin
-        col <= '0;
-        row <= row + 1'b1;
-        raddr <= row + 1'b1;
-      end else begin
-        col <= col + 1'b1;
-        raddr <= raddr + AW'(N);
-      end
-    end
-  end
-  always_ff @(posedge clk) if (fire && reads) buffer[waddr] <= in_data[W-1:0];
 endmodule
 )sv"},
       {"inrarch_gather.sv", R"sv(// A gather (select, slice, cat, expand, reshape: dataflow/schedule_gather.cpp) of NIN

@@ -18,6 +18,7 @@ std::vector<SvFile> library_arith_files();
 std::vector<SvFile> library_mm_files();
 std::vector<SvFile> library_explog_files();
 std::vector<SvFile> library_reduce_files();
+std::vector<SvFile> library_permute_files();
 
 // Lane operations of inrarch_lane1/2 (the OP parameter).
 enum LaneOp {
@@ -45,7 +46,8 @@ LaneOp lane_op(ir::Op op);
 // module for it.
 void check_process(const dataflow::Design& d, dataflow::ProcessId p);
 
-// Input ports (sources of inputs) and output ports (sinks), in design order.
+// Input ports (sources of inputs, not constant outputs) and output ports (sinks), in design
+// order.
 std::vector<dataflow::ProcessId> input_ports(const dataflow::Design& d);
 std::vector<dataflow::ProcessId> output_ports(const dataflow::Design& d);
 
@@ -70,6 +72,12 @@ std::string gather_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c);
 // A gather's steps as inrarch_gather and inrarch_sum read them: {write, read mask} a line.
 std::string steps_hex(const Ctx& c, dataflow::ProcessId p);
+// Transposes and permutes (emit_permute.cpp): inrarch_permute; constant outputs:
+// inrarch_rom_source, its ROM written by rom_files.
+void check_permute(const dataflow::Design& d, const dataflow::Process& p);
+std::string permute_instance(const Ctx& c, dataflow::ProcessId p);
+void check_rom_source(const dataflow::Design& d, const dataflow::Process& p);
+std::string rom_source_instance(const Ctx& c, dataflow::ProcessId p);
 // sum (emit_reduce.cpp): inrarch_sum with its steps and each input element's destination.
 bool is_sum(const dataflow::Process& p);
 std::string sum_instance(const Ctx& c, dataflow::ProcessId p);

@@ -102,6 +102,12 @@ std::string rom_file(const Process& p, size_t slot) {
   return p.kind == Kind::Mm ? mm_rom_file(p) : fmt::format("{}_{}.hex", p.name, slot);
 }
 
+uint64_t rom_word(const Ctx& c, double x, int exp) {
+  const double top = std::ldexp(1.0, c.w - 1);
+  const double v = std::nearbyint(std::ldexp(x, exp + c.f));
+  return static_cast<uint64_t>(static_cast<int64_t>(std::clamp(v, -top, top - 1))) & ((uint64_t(1) << c.w) - 1);
+}
+
 int64_t rom_words(const dataflow::Operand& od) {
   return od.splat ? 1 : od.rom_period > 0 ? od.rom_period : numel(od.shape);
 }
@@ -129,13 +135,12 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
   for (size_t p = 0; p < c.d.processes.size(); ++p) {  // splats: one word, no evaluation
     const Process& pr = c.d.processes[p];
     for (size_t k = 0; k < pr.operands.size(); ++k)
-      if (pr.operands[k].stream < 0 && pr.operands[k].splat && pr.kind != Kind::Mm) {
+      if (pr.operands[k].stream < 0 && pr.operands[k].splat && (pr.kind == Kind::Unary || pr.kind == Kind::Binary)) {
         roms.push_back({ProcessId(p), k});
         values.push_back(Tensor({1}, {*pr.operands[k].splat}));
       }
   }
   std::vector<std::pair<std::string, std::string>> files;
-  const double top = std::ldexp(1.0, c.w - 1);
   for (size_t m = 0; m < roms.size(); ++m) {
     const Process& p = c.d.processes[roms[m].p];
     const Tensor& t = values[m];
@@ -150,11 +155,7 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
       order.assign(t.data.begin(), t.data.begin() + rom_words(p.operands[roms[m].slot]));
     }
     std::vector<uint64_t> raw;
-    for (double x : order) {
-      const double v = std::nearbyint(std::ldexp(x, c.operand_exp(roms[m].p, roms[m].slot) + c.f));
-      raw.push_back(static_cast<uint64_t>(static_cast<int64_t>(std::clamp(v, -top, top - 1))) &
-                    ((uint64_t(1) << c.w) - 1));
-    }
+    for (double x : order) raw.push_back(rom_word(c, x, c.operand_exp(roms[m].p, roms[m].slot)));
     // mm's B: one line a MAC cycle, its L words (zeros past the row's end); else a word a line.
     const int64_t per_line = p.kind == Kind::Mm && roms[m].slot == 1 ? mm_lanes(c.d, p) : 1;
     raw.resize((raw.size() + per_line - 1) / per_line * per_line, 0);

@@ -204,13 +204,6 @@ TEST(RtlKernels, UnsupportedKindIsOneErrorNamingIt) {
   RtlOptions wide;
   wide.width = 40;
   EXPECT_THROW(emit_rtl(d, b, wide, dir / "rtl"), Error);
-  // A reshape that joins beats (block 1 in, 2 out).
-  ir::Bundle j{ir::Graph("join"), {}, {}, {}};
-  j.graph.add_output("y", j.graph.reshape(j.graph.unary(Op::Neg, j.graph.input("x", {4, 3})), {2, 6}));
-  hls::hls_test::fill_bundle(j);
-  dataflow::LowerOptions block2;
-  block2.block = 2;
-  EXPECT_THROW(emit_rtl(dataflow::lower(j.graph, block2), j, RtlOptions{}, dir / "rtl"), Error);
 }
 
 }  // namespace

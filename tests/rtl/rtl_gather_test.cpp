@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "autodiff/grad.h"
 #include "dataflow/kernels.h"
 #include "rtl_test_util.h"
 
@@ -134,6 +135,25 @@ TEST(RtlGather, ConstantOperands) {
   EXPECT_EQ(const_files, 2);
   rtl_test::expect_exact(c);
   expect_other_tools_agree(c);
+}
+
+// What the constants are for: the gradient of sin(x[:, 1:4:2]) and of a select, where
+// autodiff concatenates zeros around the incoming gradient (and, for the step 2, between
+// its elements).
+TEST(RtlGather, SliceAndSelectBackward) {
+  INRARCH_NEED_TOOL("verilator");
+  ir::Bundle b{ir::Graph("gather_backward"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  ir::NodeId x = g.input("x", {4, 6}), dy = g.input("dy", {4, 2}), ds = g.input("ds", {4});
+  ir::NodeId y = g.unary(ir::Op::Sin, g.slice(x, 1, 1, 4, 2));
+  g.add_output("dx", autodiff::grad(g, y, x, dy));
+  g.add_output("dsel", autodiff::grad(g, g.select(x, 1, 4), x, ds));
+  hls::hls_test::fill_bundle(b, 24);
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "gather_backward", 2);
+  int constants = 0;
+  for (const auto& gb : table_gathers(c.design)) constants += gb.constants;
+  EXPECT_GE(constants, 2);
+  rtl_test::expect_exact(c);
 }
 
 }  // namespace

@@ -107,8 +107,9 @@ TEST(RtlGather, DifferingBlocksRamFifos) {
   rtl_test::expect_exact(c);
 }
 
-// Constant operands: zeros around a stream (a splat on each side, as slice backward
-// concatenates), a ROM beside a scaled stream, both at block 2, where the streams' blocks
+// Constant operands: a splat on each side of a stream (zeros as slice backward
+// concatenates, and 0.3, which zeros could not tell from a misplaced word), a ROM beside a
+// scaled stream, both at block 2, where the streams' blocks
 // differ too ([*, 3] has block 1).
 TEST(RtlGather, ConstantOperands) {
   INRARCH_NEED_TOOL("verilator");
@@ -117,7 +118,7 @@ TEST(RtlGather, ConstantOperands) {
   ir::NodeId x = g.input("x", {4, 3}), y = g.input("y", {4, 4});
   std::vector<double> rom;
   for (int i = 0; i < 8; ++i) rom.push_back(((i * 37) % 17 - 8) * 0.0011 + 1e-6);  // off the grid: rounded
-  g.add_output("pad", g.cat({g.constant(0.0, {4, 1}), x, g.constant(0.0, {4, 2})}, 1));
+  g.add_output("pad", g.cat({g.constant(0.0, {4, 1}), x, g.constant(0.3, {4, 2})}, 1));
   g.add_output("rom", g.cat({g.binary(ir::Op::Mul, y, g.constant(0.01, {4, 4})), g.constant(Tensor({4, 2}, rom))}, 1));
   hls::hls_test::fill_bundle(b, 23);
   rtl_test::Case c = rtl_test::emit_case(std::move(b), "gather_consts", 2);

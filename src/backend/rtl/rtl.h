@@ -15,7 +15,7 @@
 //
 // This slice supports sources and sinks of inputs/outputs, copies, the elementwise add,
 // sub, mul, div (streamed, splat or ROM operands), neg, relu, step, sin, cos, exp, tanh and
-// log, sum, reshape/unsqueeze/squeeze of equal blocks, 2-D transposes of one element a beat
+// log, sum and the other gathers (any blocks, constant operands), 2-D transposes of one element a beat
 // and mm of a streamed A and a constant B (a .hex ROM) with any MACs or of a constant A and
 // a streamed B with one MAC, for fixed<W,I> with W <= 32; any other process is an
 // inrarch::Error naming its kernel kind or op, before a file is written.

@@ -107,6 +107,35 @@ TEST(RtlGather, DifferingBlocksRamFifos) {
   rtl_test::expect_exact(c);
 }
 
+// Overflow flags through gathers of differing blocks: exponents chosen for inputs in
+// [-0.1, 0.1] and one element of x ten times that, so x + x saturates late (as in
+// RtlOverflow), into the second input of a cat (blocks 1 and 3 into 4: its flag bit sits
+// past the first input's beat), and one element of w, into a slice (4 -> 3). The gathers sit between scaled streams (a
+// gather moves data at one exponent, a port's is 0).
+TEST(RtlGather, FlagsAcrossBlocks) {
+  INRARCH_NEED_TOOL("verilator");
+  ir::Bundle b{ir::Graph("gather_flags"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  ir::NodeId x = g.input("x", {4, 3}), v = g.input("v", {4, 5}), w = g.input("w", {4, 8});
+  auto twice = [&](ir::NodeId a) { return g.binary(ir::Op::Add, a, a); };  // scaled by 2^10
+  g.add_output("cat", g.unary(ir::Op::Neg, g.cat({twice(v), twice(x)}, 1)));
+  g.add_output("slice", g.unary(ir::Op::Neg, g.slice(twice(w), 1, 2, 8)));
+  hls::hls_test::fill_bundle(b, 25);
+  for (auto& [name, t] : b.inputs)
+    for (double& e : t.data) e *= 0.1;
+  b.inputs.at("x").data.at(10) = 0.9;  // one saturating sum in x's last row
+  b.inputs.at("w").data.at(13) = 0.9;  // and one in w's row 1
+  hls::HlsOptions ho;
+  ho.input_range = std::pair(-0.1, 0.1);
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "gather_flags", 4, ho);
+  const std::vector<GatherBlocks> gathers = table_gathers(c.design);
+  ASSERT_EQ(gathers.size(), 2u);
+  for (const auto& gb : gathers) EXPECT_TRUE(blocks_differ(gb)) << gb.name;
+  const auto [flagged, beats] = rtl_test::expect_exact_flagged(c);
+  EXPECT_GT(flagged, 0);
+  EXPECT_EQ(flagged, 1 + 6);  // the cat's last beat, the slice's from row 1 on
+}
+
 // Constant operands: a splat on each side of a stream (zeros as slice backward
 // concatenates, and 0.3, which zeros could not tell from a misplaced word), a ROM beside a
 // scaled stream, both at block 2, where the streams' blocks

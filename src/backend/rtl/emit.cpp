@@ -19,7 +19,7 @@ using dataflow::StreamId;
 // reshape/unsqueeze/squeeze with equal blocks: step i reads beat i and writes it, as a copy
 // with one output.
 bool is_pass_through(const dataflow::Design& d, const Process& p) {
-  return dataflow::kernel_class(p.op) == dataflow::KernelClass::identity_map &&
+  return dataflow::kernel_class(p.op) == dataflow::KernelClass::identity_map && !p.inputs.empty() &&
          d.streams[p.inputs.at(0)].block == d.streams[p.outputs.at(0)].block;
 }
 
@@ -41,7 +41,7 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
       }
       return;
     case Kind::Gather:
-      if (!is_pass_through(d, p)) check_gather(d, p);
+      if (!is_pass_through(d, p)) check_gather(p);
       return;
     case Kind::Transpose: case Kind::Permute:
       check_permute(d, p);

@@ -1,11 +1,13 @@
-// Gathers other than a pass-through (select, slice, cat, expand, reshape of any block) as
-// inrarch_gather with two tables: each step's {write, read mask}, from the schedule, and
-// each output element's place in the buffer of the inputs, from dataflow::gather_need.
+// Gathers other than a pass-through (select, slice, cat, expand, reshape of any blocks, with
+// constant operands or without) as inrarch_gather with its tables: each step's {write, read
+// mask}, from the schedule; each output element's address, from dataflow::gather_need; and
+// the constant operands' words.
 #include <fmt/format.h>
 
 #include "backend/rtl/rtl_detail.h"
 #include "dataflow/kernels.h"
 #include "dataflow/schedule.h"
+#include "ir/interpreter.h"
 #include "support/error.h"
 
 namespace inrarch::rtl::detail {
@@ -15,44 +17,96 @@ using dataflow::ProcessId;
 
 namespace {
 
-std::vector<int64_t> bases(const Process& p) {
-  std::vector<int64_t> b{0};
-  for (const auto& od : p.operands) b.push_back(b.back() + numel(od.shape));
-  return b;
+// Where each operand's elements are in the module's address space. The buffer holds the
+// streamed operands (the module's inputs, in operand order), and the constants follow it
+// in their own ROM, a splat as one word: so the module sees only its streamed inputs,
+// while the HLS gather keeps every operand in one buffer (movement.h gather_fill).
+struct Places {
+  std::vector<int64_t> base;  // per operand
+  int64_t buf = 0, consts = 0;
+};
+
+Places places(const Process& p) {
+  Places pl;
+  pl.base.assign(p.operands.size(), 0);
+  for (size_t k = 0; k < p.operands.size(); ++k)
+    if (p.operands[k].stream >= 0) pl.base[k] = pl.buf, pl.buf += numel(p.operands[k].shape);
+  for (size_t k = 0; k < p.operands.size(); ++k) {
+    const auto& od = p.operands[k];
+    if (od.stream >= 0) continue;
+    pl.base[k] = pl.buf + pl.consts;
+    pl.consts += od.splat ? 1 : numel(od.shape);
+  }
+  return pl;
+}
+
+std::string const_file(const Process& p) { return p.name + "_const.hex"; }
+
+// The constant operands' words, in address order: each value at its operand's exponent,
+// rounded and saturated as the HLS const_operand's value_literal and weights.h ROMs are.
+std::string const_hex(const Ctx& c, ProcessId pid) {
+  const Process& p = c.d.processes[pid];
+  std::vector<ir::NodeId> nodes;
+  for (const auto& od : p.operands)
+    if (od.stream < 0 && !od.splat) nodes.push_back(od.rom_source());
+  const std::vector<Tensor> values = ir::evaluate_nodes(c.b.graph, nodes, c.b.inputs, c.b.params);
+  std::string hex;
+  size_t next = 0;
+  for (size_t k = 0; k < p.operands.size(); ++k) {
+    const auto& od = p.operands[k];
+    if (od.stream >= 0) continue;
+    const std::vector<double> words = od.splat ? std::vector<double>{*od.splat} : values.at(next++).data;
+    for (double x : words) hex += fmt::format("{:x}\n", rom_word(c, x, c.operand_exp(pid, k)));
+  }
+  return hex;
+}
+
+// "{a, b, ...}" of 32-bit words, the module's input NIN-1 first (a concatenation's order).
+std::string packed(const std::vector<int64_t>& v) {
+  std::string s;
+  for (size_t k = v.size(); k-- > 0;) s += fmt::format("{}32'd{}", s.empty() ? "" : ", ", v[k]);
+  return "{" + s + "}";
 }
 
 }  // namespace
 
-void check_gather(const dataflow::Design& d, const Process& p) {
-  const int64_t block = d.streams[p.outputs.at(0)].block;
-  bool ok = true;  // a sum accumulates, so its blocks may differ
-  for (const auto& od : p.operands) ok = ok && od.stream >= 0 && (is_sum(p) || d.streams[od.stream].block == block);
-  if (!ok)
-    throw Error(fmt::format("rtl: process {} ({}, kernel kind gather) is not supported yet: a "
-                            "constant operand or blocks that differ", p.name, ir::op_name(p.op)));
+void check_gather(const Process& p) {
+  if (p.inputs.empty())
+    throw Error(fmt::format("rtl: process {} ({}, kernel kind gather) has no streamed operand: a "
+                            "constant output is not supported yet", p.name, ir::op_name(p.op)));
 }
 
 std::string gather_instance(const Ctx& c, ProcessId pid) {
   const Process& p = c.d.processes[pid];
   if (is_sum(p)) return sum_instance(c, pid);
   const auto& out = c.d.streams[p.outputs.at(0)];
-  const std::vector<int64_t> base = bases(p);
-  std::string data, valid, ready, base_bits;
-  for (size_t k = p.inputs.size(); k-- > 0;) {  // concatenations list input NIN-1 first
-    const std::string& n = c.d.streams[p.inputs[k]].name;
-    const char* sep = data.empty() ? "" : ", ";
-    data += sep + n + "_r_data";
-    valid += sep + n + "_r_valid";
-    ready += sep + n + "_r_ready";
-    base_bits += fmt::format("{}32'd{}", sep, base[k]);
+  const Places pl = places(p);
+  std::vector<int64_t> blocks, at, bases;
+  std::string data, valid, ready;
+  int64_t bits = 0;
+  for (size_t k = 0; k < p.operands.size(); ++k) {
+    const auto& od = p.operands[k];
+    if (od.stream < 0) continue;
+    const auto& s = c.d.streams[od.stream];
+    blocks.push_back(s.block);
+    at.push_back(bits);
+    bases.push_back(pl.base[k]);
+    bits += s.block * c.w + 1;
+    const char* sep = data.empty() ? "" : ", ";  // input NIN-1 first, so input 0 is in the low bits
+    data = s.name + "_r_data" + sep + data;
+    valid = s.name + "_r_valid" + sep + valid;
+    ready = s.name + "_r_ready" + sep + ready;
   }
+  const std::string consts = pl.consts > 0 ? fmt::format(", .CONST_FILE(\"{}\")", const_file(p)) : "";
   return fmt::format(
-      "  inrarch_gather #(.NIN({}), .B({}), .W({}), .STEPS({}), .OUT_ELEMS({}), .BUF({}), .BASES({{{}}}),\n"
-      "                   .STEP_FILE(\"{}_steps.hex\"), .SRC_FILE(\"{}_src.hex\")) u_{} (\n"
+      "  inrarch_gather #(.NIN({}), .BO({}), .W({}), .STEPS({}), .OUT_ELEMS({}), .BUF({}), .NC({}), .IN_BITS({}),\n"
+      "                   .BI({}), .AT({}), .BASES({}),\n"
+      "                   .STEP_FILE(\"{}_steps.hex\"), .SRC_FILE(\"{}_src.hex\"){}) u_{} (\n"
       "      .clk, .rst, .in_data({{{}}}), .in_valid({{{}}}), .in_ready({{{}}}),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
-      p.inputs.size(), out.block, c.w, dataflow::schedule(c.d, pid).steps(), numel(out.shape), base.back(),
-      base_bits, p.name, p.name, p.name, data, valid, ready, out.name, out.name, out.name);
+      blocks.size(), out.block, c.w, dataflow::schedule(c.d, pid).steps(), numel(out.shape), pl.buf, pl.consts,
+      bits, packed(blocks), packed(at), packed(bases), p.name, p.name, consts, p.name, data, valid, ready, out.name,
+      out.name, out.name);
 }
 
 std::string steps_hex(const Ctx& c, ProcessId pid) {
@@ -79,16 +133,16 @@ std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c) {
       for (auto& f : sum_files(c, ProcessId(pid))) files.push_back(std::move(f));
       continue;
     }
-    const std::string steps = steps_hex(c, ProcessId(pid));
-    std::string src;
-    const std::vector<int64_t> base = bases(p);
+    const Places pl = places(p);
     const auto& out = c.d.streams[p.outputs.at(0)].shape;
+    std::string src;
     for (int64_t o = 0; o < numel(out); ++o) {
       const dataflow::GatherNeed n = dataflow::gather_need(p, out, o);
-      src += fmt::format("{:x}\n", base[n.slot] + n.elem);
+      src += fmt::format("{:x}\n", pl.base[n.slot] + (p.operands[n.slot].splat ? 0 : n.elem));
     }
-    files.emplace_back(p.name + "_steps.hex", steps);
+    files.emplace_back(p.name + "_steps.hex", steps_hex(c, ProcessId(pid)));
     files.emplace_back(p.name + "_src.hex", src);
+    if (pl.consts > 0) files.emplace_back(const_file(p), const_hex(c, ProcessId(pid)));
   }
   return files;
 }

@@ -92,6 +92,12 @@ std::string rom_file(const Process& p, size_t slot) {
   return p.kind == Kind::Mm ? mm_rom_file(p) : fmt::format("{}_{}.hex", p.name, slot);
 }
 
+uint64_t rom_word(const Ctx& c, double x, int exp) {
+  const double top = std::ldexp(1.0, c.w - 1);
+  const double v = std::nearbyint(std::ldexp(x, exp + c.f));
+  return static_cast<uint64_t>(static_cast<int64_t>(std::clamp(v, -top, top - 1))) & ((uint64_t(1) << c.w) - 1);
+}
+
 int64_t rom_words(const dataflow::Operand& od) {
   return od.splat ? 1 : od.rom_period > 0 ? od.rom_period : numel(od.shape);
 }
@@ -107,10 +113,14 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
   };
   std::vector<Rom> roms;
   std::vector<ir::NodeId> nodes;
+  // A gather's constants are its own file (gather_files); everything else here reads a ROM.
+  auto reads_rom = [](const Process& pr) {
+    return pr.kind == Kind::Mm || pr.kind == Kind::Unary || pr.kind == Kind::Binary ||
+           (pr.kind == Kind::Source && pr.op != ir::Op::Input);
+  };
   for (size_t p = 0; p < c.d.processes.size(); ++p) {
     const Process& pr = c.d.processes[p];
-    const bool constant_output = pr.kind == Kind::Source && pr.op != ir::Op::Input;
-    if (pr.kind != Kind::Mm && pr.kind != Kind::Unary && pr.kind != Kind::Binary && !constant_output) continue;
+    if (!reads_rom(pr)) continue;
     for (size_t k = 0; k < pr.operands.size(); ++k)
       if (pr.operands[k].stream < 0 && !pr.operands[k].splat) {
         roms.push_back({ProcessId(p), k});
@@ -121,13 +131,12 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
   for (size_t p = 0; p < c.d.processes.size(); ++p) {  // splats: one word, no evaluation
     const Process& pr = c.d.processes[p];
     for (size_t k = 0; k < pr.operands.size(); ++k)
-      if (pr.operands[k].stream < 0 && pr.operands[k].splat && pr.kind != Kind::Mm) {
+      if (pr.operands[k].stream < 0 && pr.operands[k].splat && reads_rom(pr)) {
         roms.push_back({ProcessId(p), k});
         values.push_back(Tensor({1}, {*pr.operands[k].splat}));
       }
   }
   std::vector<std::pair<std::string, std::string>> files;
-  const double top = std::ldexp(1.0, c.w - 1);
   for (size_t m = 0; m < roms.size(); ++m) {
     const Process& p = c.d.processes[roms[m].p];
     const Tensor& t = values[m];
@@ -142,11 +151,7 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
       order.assign(t.data.begin(), t.data.begin() + rom_words(p.operands[roms[m].slot]));
     }
     std::vector<uint64_t> raw;
-    for (double x : order) {
-      const double v = std::nearbyint(std::ldexp(x, c.operand_exp(roms[m].p, roms[m].slot) + c.f));
-      raw.push_back(static_cast<uint64_t>(static_cast<int64_t>(std::clamp(v, -top, top - 1))) &
-                    ((uint64_t(1) << c.w) - 1));
-    }
+    for (double x : order) raw.push_back(rom_word(c, x, c.operand_exp(roms[m].p, roms[m].slot)));
     // mm's B: one line a MAC cycle, its L words (zeros past the row's end); mm's A: a line a
     // row; else a word a line.
     const int64_t per_line = p.kind != Kind::Mm ? 1 : roms[m].slot == 1 ? mm_lanes(c.d, p) : t.shape.at(1);

@@ -105,7 +105,7 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
   std::vector<std::string> sv;
   for (const auto& lib : {detail::library_stream_files(), detail::library_arith_files(), detail::library_mm_files(),
                           detail::library_explog_files(), detail::library_reduce_files(),
-                          detail::library_permute_files()})
+                          detail::library_permute_files(), detail::library_gather_files()})
     for (const auto& f : lib) {
       files.emplace_back(f.name, f.text);
       sv.push_back(f.name);

@@ -15,10 +15,10 @@
 //
 // This slice supports sources and sinks of inputs/outputs, constant outputs (a .hex ROM),
 // copies, the elementwise add, sub, mul, div (streamed, splat or ROM operands), neg, relu,
-// step, sin, cos, exp, tanh and log, sum, reshape/unsqueeze/squeeze of equal blocks,
-// transposes and permutes of any rank and blocks, and mm with any MACs of a streamed A and
-// a constant B (a .hex ROM), of a constant A and a streamed B, or of a streamed A and B,
-// for fixed<W,I> with W <= 32; any other process is an
+// step, sin, cos, exp, tanh and log, sum and the other gathers (any blocks, constant
+// operands), transposes and permutes of any rank and blocks, and mm with any MACs of a
+// streamed A and a constant B (a .hex ROM), of a constant A and a streamed B, or of a
+// streamed A and B, for fixed<W,I> with W <= 32; any other process is an
 // inrarch::Error naming its kernel kind or op, before a file is written.
 #pragma once
 

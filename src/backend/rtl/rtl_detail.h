@@ -19,6 +19,7 @@ std::vector<SvFile> library_mm_files();
 std::vector<SvFile> library_explog_files();
 std::vector<SvFile> library_reduce_files();
 std::vector<SvFile> library_permute_files();
+std::vector<SvFile> library_gather_files();
 
 // Lane operations of inrarch_lane1/2 (the OP parameter).
 enum LaneOp {
@@ -65,9 +66,10 @@ std::vector<uint64_t> exp2_table();
 std::vector<uint64_t> log1p_table();
 std::vector<std::pair<std::string, std::string>> explog_table_files(const dataflow::Design& d);
 // Gathers (emit_gather.cpp): the pass-through ones are one-output copies, the others
-// inrarch_gather with its two tables.
+// inrarch_gather with its tables (steps, sources, constants). check_gather refuses one
+// without a streamed operand.
 bool is_pass_through(const dataflow::Design& d, const dataflow::Process& p);
-void check_gather(const dataflow::Design& d, const dataflow::Process& p);
+void check_gather(const dataflow::Process& p);
 std::string gather_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c);
 // A gather's steps as inrarch_gather and inrarch_sum read them: {write, read mask} a line.
@@ -85,6 +87,9 @@ std::vector<std::pair<std::string, std::string>> sum_files(const Ctx& c, dataflo
 // A ROM's file and words (an elementwise operand: its period, or the whole operand).
 std::string rom_file(const dataflow::Process& p, size_t slot);
 int64_t rom_words(const dataflow::Operand& od);
+// A constant's W-bit word as the HLS weights.h holds it: x at exponent exp, rounded to the
+// nearest point of the grid and saturated (value_literal).
+uint64_t rom_word(const Ctx& c, double x, int exp);
 
 // File bodies.
 std::string top_sv(const Ctx& c);

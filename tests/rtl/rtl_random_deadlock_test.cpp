@@ -4,9 +4,10 @@
 // the event graph's latency, to its last FIFO op.
 // RtlDeadlock shows this for one hand-made design; here the designs come from a seeded
 // generator over the kinds the RTL backend has (docs/rtl.md), lowered with random MACs per
-// mm and fan-out, and their depths mix the sized ones with 1 and 2, so that buffering
-// kernels (mm rows, transposes, column sums, gathers) beside a branch that rejoins them
-// deadlock.
+// mm and fan-out at block 2 (so streams of odd last dims carry one element a beat, the
+// others two, and gathers join the two), and their depths mix
+// the sized ones with 1 and 2, so that buffering kernels (mm rows, a streamed B, transposes
+// and permutes, column sums, gathers) beside a branch that rejoins them deadlock.
 //
 // The generated top hard-codes its depths, so each case is one Verilator build (most of
 // its time). `make test` runs kDefaultDesigns; INRARCH_RTL_RANDOM_DESIGNS=N (read when the
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <set>
 
 #include "rtl_test_util.h"
 
@@ -39,10 +41,19 @@ int design_count() {
 int pick(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
 
 // One op on values of shape [r, c] from the pool, giving [r, c] again. As the dataflow
-// agreement test's generator, without a streamed mm B (the RTL has mm_rom_b only), with the
-// transcendental ops, div and log on operands kept off zero, and a reshape.
-ir::NodeId random_op(ir::Graph& g, std::mt19937& rng, ir::NodeId a, ir::NodeId b, int i, int64_t r, int64_t c) {
-  switch (pick(rng, 0, 11)) {
+// agreement test's generator, with the transcendental ops, div and log on operands kept off
+// zero, every mm variant (streamed or constant A, streamed or constant B), a rank-3
+// permute, a cat with a constant and a reshape.
+ir::NodeId random_op(ir::Graph& g, std::mt19937& rng, ir::NodeId a, ir::NodeId b, int i, int64_t r, int64_t c,
+                     int op = -1) {
+  switch (op >= 0 ? op : pick(rng, 0, 15)) {
+    case 12: return g.mm(g.mm(a, g.transpose(b)), a);  // [r, r] · [r, c], both streamed
+    case 13: return g.mm(g.param("u" + std::to_string(i), {r, r}), a);
+    case 14: return g.reshape(g.permute(g.reshape(a, {r, 1, c}), {2, 0, 1}), {r, c});
+    case 15: {
+      const int64_t start = pick(rng, 0, int(c));
+      return g.slice(g.cat({g.constant(0.25, {r, c}), a}, 1), 1, start, start + c);
+    }
     case 0: {
       static constexpr Op kUnary[] = {Op::Sin, Op::Cos, Op::Exp, Op::Tanh, Op::Neg, Op::Relu};
       return g.unary(kUnary[pick(rng, 0, 5)], a);
@@ -64,7 +75,15 @@ ir::NodeId random_op(ir::Graph& g, std::mt19937& rng, ir::NodeId a, ir::NodeId b
   }
 }
 
-ir::Graph random_graph(std::mt19937& rng) {
+// The ops of the newer modules (a streamed B, a constant A, a permute, a cat with a
+// constant, a constant B), one of which design i starts with, so that a few designs cover
+// them all.
+constexpr int kFeatureOps[] = {12, 13, 14, 15, 3};
+
+// Design `index`'s graph. `rejoin`: the last value also goes through a kernel that holds all
+// of it (a double transpose or column sums) and meets itself again, which deadlocks at a
+// shallow depth on the direct branch; the cases that aim at a deadlock need one such structure.
+ir::Graph random_graph(std::mt19937& rng, int index, bool rejoin) {
   ir::Graph g("random");
   const int64_t r = pick(rng, 2, 4), c = pick(rng, 2, 4);
   std::vector<ir::NodeId> pool{g.input("x", {r, c})};
@@ -73,11 +92,17 @@ ir::Graph random_graph(std::mt19937& rng) {
   const int n_ops = pick(rng, 2, 5);
   for (int i = 0; i < n_ops; ++i) {
     const ir::NodeId a = any(), b = any();
-    pool.push_back(random_op(g, rng, a, b, i, r, c));
+    pool.push_back(random_op(g, rng, a, b, i, r, c, i == 0 ? kFeatureOps[index % std::size(kFeatureOps)] : -1));
+  }
+  if (rejoin) {
+    const ir::NodeId v = pool.back();
+    const ir::NodeId held = pick(rng, 0, 1) ? g.transpose(g.transpose(v)) : g.expand(g.sum(v, {0}, true), {r, c});
+    pool.push_back(g.binary(Op::Sub, v, held));
   }
   // The last op always reaches an output, so the design is not only copies.
   g.add_output("y0", pool.back());
   if (pick(rng, 0, 1)) g.add_output("y1", any());
+  if (pick(rng, 0, 3) == 0) g.add_output("yc", g.constant(0.75, {r, c}));  // played from a ROM
   return g;
 }
 
@@ -102,10 +127,11 @@ struct RandomCase {
 // the aim (a design that cannot deadlock keeps its last draw), so both outcomes occur.
 RandomCase random_case(int i) {
   std::mt19937 rng(20261130u + 7919u * unsigned(i));
-  RandomCase c{ir::Bundle{random_graph(rng), {}, {}, {}}, {}, false, -1, ""};
+  RandomCase c{ir::Bundle{random_graph(rng, i, i % 2 == 1), {}, {}, {}}, {}, false, -1, ""};
   hls::hls_test::fill_bundle(c.bundle, uint64_t(i) + 1);
   dataflow::LowerOptions lo;
   lo.mm_par = pick(rng, 1, 3);
+  lo.block = 2;  // one beat is 2 elements where the last dim is even, 1 where it is odd
   lo.fanout = pick(rng, 0, 1) ? dataflow::Fanout::Star : dataflow::Fanout::Chain;
   c.design = dataflow::lower(c.bundle.graph, lo);
   hls::hls_test::size_design(c.design);
@@ -121,19 +147,37 @@ RandomCase random_case(int i) {
   c.design.set_depths(depths);
   c.deadlock = res.deadlock;
   c.latency = res.deadlock ? -1 : res.latency;
-  c.what = fmt::format("case {}: {} processes, {} streams, mm_par {}, depths [{}] (sized [{}]): {}", i,
-                       c.design.processes.size(), c.design.streams.size(), lo.mm_par, fmt::join(depths, " "),
+  c.what = fmt::format("case {}: {} processes, {} streams, mm_par {}, block {}, depths [{}] (sized [{}]): {}", i,
+                       c.design.processes.size(), c.design.streams.size(), lo.mm_par, lo.block, fmt::join(depths, " "),
                        fmt::join(sized, " "), c.deadlock ? "deadlock" : fmt::format("latency {}", c.latency));
   return c;
+}
+
+// The features of a design that the newer RTL modules serve, for the set's coverage.
+std::set<std::string> features(const dataflow::Design& d) {
+  std::set<std::string> f;
+  for (const dataflow::Process& p : d.processes) {
+    const auto streamed = [&](size_t k) { return p.operands.at(k).stream >= 0; };
+    if (p.kind == dataflow::Kind::Mm) f.insert(!streamed(0) ? "mm constant A" : streamed(1) ? "mm streamed B" : "mm constant B");
+    if (p.kind == dataflow::Kind::Permute) f.insert("permute");
+    if (p.kind == dataflow::Kind::Source && p.op != ir::Op::Input) f.insert("constant output");
+    if (p.kind != dataflow::Kind::Gather) continue;
+    for (size_t k = 0; k < p.operands.size(); ++k)
+      if (!streamed(k)) f.insert("gather constant");
+      else if (d.streams[p.operands[k].stream].block != d.streams[p.outputs.at(0)].block) f.insert("gather blocks");
+  }
+  return f;
 }
 
 // The property needs both outcomes, or it would pass with a backend that always (or never)
 // hangs. Event graph only: no tool runs here.
 TEST(RtlRandomDesigns, TheSetHasDeadlocksAndCompletions) {
   int deadlocks = 0, off_sized = 0;
+  std::set<std::string> covered;
   for (int i = 0; i < design_count(); ++i) {
     const RandomCase c = random_case(i);
     deadlocks += c.deadlock;
+    for (const std::string& f : features(c.design)) covered.insert(f);
     dataflow::Design sized = c.design;
     hls::hls_test::size_design(sized);
     off_sized += !c.deadlock && sized.depths() != c.design.depths();
@@ -141,6 +185,10 @@ TEST(RtlRandomDesigns, TheSetHasDeadlocksAndCompletions) {
   EXPECT_GE(deadlocks, 2);
   EXPECT_GE(design_count() - deadlocks, 2);
   EXPECT_GE(off_sized, 1);  // some completion is at depths other than the sized ones
+  if (design_count() >= kDefaultDesigns) {
+    EXPECT_EQ(fmt::format("{}", fmt::join(covered, ", ")),
+              "constant output, gather blocks, gather constant, mm constant A, mm constant B, mm streamed B, permute");
+  }
 }
 
 // The last output beat's time in the event graph at the design's depths: its sinks' last

@@ -23,7 +23,7 @@ bool is_pass_through(const dataflow::Design& d, const Process& p) {
          d.streams[p.inputs.at(0)].block == d.streams[p.outputs.at(0)].block;
 }
 
-// The kernel kinds the slice has modules for; anything else is named in one error.
+// Sources, sinks and copies are the top's own; every kernel is its class's (kernel_modules.cpp).
 void check_process(const dataflow::Design& d, ProcessId pid) {
   const Process& p = d.processes[pid];
   switch (p.kind) {
@@ -31,32 +31,11 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
       if (p.op != ir::Op::Input) check_rom_source(d, p);
       return;
     case Kind::Sink: case Kind::Copy: return;
-    case Kind::Unary: case Kind::Binary:
-      lane_op(p.op);  // throws for an op without a lane
-      for (const auto& od : p.operands) {  // a ROM's period is 1 or a multiple of the block
-        const int64_t words = rom_words(od), block = d.streams[p.outputs.at(0)].block;
-        if (od.stream < 0 && !od.splat && words != 1 && words % block != 0)
-          throw Error(fmt::format("rtl: process {} ({}): a ROM of {} words read {} a beat", p.name,
-                                  ir::op_name(p.op), words, block));
-      }
-      return;
-    case Kind::Gather:
-      if (!is_pass_through(d, p)) check_gather(p);
-      return;
-    case Kind::Transpose: case Kind::Permute:
-      check_permute(d, p);
-      return;
-    case Kind::Mm:
-      check_mm(d, p);
-      return;
     case Kind::Custom:
-      break;
+      throw Error(fmt::format("rtl: process {} ({}, kernel kind custom) is not supported yet: an explicit "
+                              "step list has no kernel module", p.name, ir::op_name(p.op)));
+    default: kernel_module(dataflow::kernel_class(p.op)).check(d, p);
   }
-  throw Error(fmt::format("rtl: process {} ({}, kernel kind {}) is not supported yet: the RTL "
-                          "backend has source, sink, copy, elementwise add/sub/mul/div/neg/relu/step/"
-                          "sin/cos/exp/tanh/log, gathers and sum, transposes and permutes, "
-                          "and mm (any MACs) with a constant A or B held whole or both streamed",
-                          p.name, ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
 
 namespace {
@@ -93,7 +72,9 @@ std::string ew_params(const Ctx& c, ProcessId pid) {
   return s + fmt::format(", .EO({}), .BEATS({})", c.stream_exp(out), c.d.streams[out].beats());
 }
 
-std::string elementwise(const Ctx& c, ProcessId pid) {
+}  // namespace
+
+std::string elementwise_instance(const Ctx& c, ProcessId pid) {
   const Process& p = c.d.processes[pid];
   const std::string out = ports_of("out", "w", c.d.streams[p.outputs.at(0)].name);
   if (p.operands.size() == 1)
@@ -110,7 +91,7 @@ std::string elementwise(const Ctx& c, ProcessId pid) {
                      ports_of("in", "r", c.d.streams[p.inputs.at(0)].name), out);
 }
 
-std::string copy(const Ctx& c, ProcessId pid) {
+std::string copy_instance(const Ctx& c, ProcessId pid) {
   const Process& p = c.d.processes[pid];
   const StreamId in = p.inputs.at(0);
   std::string data, valid, ready;
@@ -126,6 +107,8 @@ std::string copy(const Ctx& c, ProcessId pid) {
       beat_width(c, in) - 1, p.name, beat_width(c, in), c.d.streams[in].beats(), p.outputs.size(),
       ports_of("in", "r", c.d.streams[in].name), valid, ready, data);
 }
+
+namespace {
 
 // A source (the input port writes its stream) or a sink (its stream feeds the output port).
 std::string port_process(const Ctx& c, ProcessId pid) {
@@ -143,14 +126,10 @@ std::string process(const Ctx& c, ProcessId pid) {
   const Process& p = c.d.processes[pid];
   const std::string head = fmt::format("  // {} ({})\n", p.name, dataflow::kind_name(p.kind));
   switch (p.kind) {
-    case Kind::Source:
-      return head + (c.d.processes[pid].op == ir::Op::Input ? port_process(c, pid) : rom_source_instance(c, pid));
+    case Kind::Source: return head + (p.op == ir::Op::Input ? port_process(c, pid) : rom_source_instance(c, pid));
     case Kind::Sink: return head + port_process(c, pid);
-    case Kind::Copy: return head + copy(c, pid);
-    case Kind::Gather: return head + (is_pass_through(c.d, c.d.processes[pid]) ? copy(c, pid) : gather_instance(c, pid));
-    case Kind::Transpose: case Kind::Permute: return head + permute_instance(c, pid);
-    case Kind::Mm: return head + mm_instance(c, pid);
-    default: return head + elementwise(c, pid);  // make_ctx admitted nothing else
+    case Kind::Copy: return head + copy_instance(c, pid);
+    default: return head + kernel_module(dataflow::kernel_class(p.op)).instance(c, pid);  // make_ctx checked it
   }
 }
 

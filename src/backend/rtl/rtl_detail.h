@@ -6,6 +6,10 @@
 
 #include "backend/rtl/rtl.h"
 
+namespace inrarch::dataflow {
+enum class KernelClass : uint8_t;  // dataflow/kernels.h
+}
+
 namespace inrarch::rtl::detail {
 
 // One file of the kernel library (library*.cpp): its name in OUT/rtl and its text.
@@ -39,6 +43,18 @@ struct Ctx {
   int stream_exp(dataflow::StreamId s) const;
   int operand_exp(dataflow::ProcessId p, size_t slot) const;
 };
+
+// The RTL column of the kernel table (kernel_modules.cpp): a class's check, which throws
+// inrarch::Error naming what it cannot build, and its instance in the top.
+struct KernelModule {
+  void (*check)(const dataflow::Design& d, const dataflow::Process& p);
+  std::string (*instance)(const Ctx& c, dataflow::ProcessId p);
+};
+KernelModule kernel_module(dataflow::KernelClass k);
+// The instances of an elementwise kernel (inrarch_ew1/ew2/ew2r) and of a copy (inrarch_copy,
+// also a reshape that keeps the beat).
+std::string elementwise_instance(const Ctx& c, dataflow::ProcessId p);
+std::string copy_instance(const Ctx& c, dataflow::ProcessId p);
 
 // Checks the number type and every process (inrarch::Error naming what is not supported).
 Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& opt);

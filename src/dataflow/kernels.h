@@ -1,6 +1,6 @@
 // Which dataflow kernel computes an ir::Op: the `kernel` column of ir/ops.def, whose values
-// are the rows of dataflow/kernels.def. Lowering, the schedules, the HLS emitter and the
-// resource model dispatch on the class, so a new op needs only its ops.def row when an
+// are the rows of dataflow/kernels.def. Lowering, the schedules, the HLS and RTL emitters and
+// the resource model dispatch on the class, so a new op needs only its ops.def row when an
 // existing class fits, and a new class fails to compile until every consumer handles it.
 #pragma once
 

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <filesystem>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include <unistd.h>
@@ -26,9 +27,16 @@ namespace fs = std::filesystem;
 namespace inrarch::hls::hls_test {
 
 // This process's folder of generated projects, removed when the test process exits
-// (INRARCH_KEEP_TEST_DIRS=1 keeps it for inspection).
-inline fs::path test_root() {
-  return fs::temp_directory_path() / ("inrarch_hls_test_" + std::to_string(::getpid()));
+// (INRARCH_KEEP_TEST_DIRS=1 keeps it for inspection). A fresh name from mkdtemp, not the
+// pid: test runs in different pid namespaces share /tmp, and one exiting would remove a
+// folder another is using. Never destroyed, so the cleanup at exit can still read it.
+inline const fs::path& test_root() {
+  static const fs::path* root = [] {
+    std::string name = (fs::temp_directory_path() / "inrarch_hls_test_XXXXXX").string();
+    if (!::mkdtemp(name.data())) throw std::runtime_error("mkdtemp: cannot create a test folder under /tmp");
+    return new fs::path(name);
+  }();
+  return *root;
 }
 struct TestRootCleanup {
   ~TestRootCleanup() {

@@ -189,6 +189,36 @@ TEST(RtlKernels, MatrixProductOneMac) {
   rtl_test::expect_exact(c);
 }
 
+// Where the search moves elementwise products out of the DSPs (fabric_elementwise_mul),
+// the lanes add shifted partial products (OP 12): the bits of the HLS op_mul_fabric, and no
+// DSP48E2 in Yosys, where the same design with `*` takes 4 a product (2 kernels x 2 lanes).
+TEST(RtlKernels, FabricProductsAreBitExactAndTakeNoDsp) {
+  INRARCH_NEED_TOOL("verilator");
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("fabric_mul"), {}, {}, {}};
+  ir::NodeId x = b.graph.input("x", {4, 6}), z = b.graph.input("z", {4, 6});
+  b.graph.add_output("y", b.graph.binary(Op::Mul, b.graph.binary(Op::Mul, x, z), b.graph.param("w", {4, 6})));
+  hls::hls_test::fill_bundle(b, 5);
+  for (bool fabric : {true, false}) {
+    SCOPED_TRACE(fabric ? "fabric" : "dsp");
+    dataflow::LowerOptions lo;
+    lo.block = 2;
+    lo.fabric_elementwise_mul = fabric;
+    rtl_test::Case c{b, dataflow::lower(b.graph, lo), hls::hls_test::out_dir(fabric ? "rtl_fabric" : "rtl_dsp")};
+    hls::hls_test::size_design(c.design);
+    hls::HlsOptions ho;
+    hls::emit_hls(c.design, c.bundle, ho, c.dir / "hls");
+    emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
+    const std::string top = hls::hls_test::read_file(c.dir / "rtl" / "inrarch_top.sv");
+    size_t fabric_lanes = 0;
+    for (size_t at = top.find(".OP(12)"); at != std::string::npos; at = top.find(".OP(12)", at + 1)) ++fabric_lanes;
+    EXPECT_EQ(fabric_lanes, fabric ? 2u : 0u);
+    if (fabric) rtl_test::expect_exact(c);
+    const nlohmann::json s = synthesize(c.dir / "rtl");
+    EXPECT_EQ(s["dsp"].get<int64_t>(), fabric ? 0 : 16) << s.dump();
+  }
+}
+
 // A custom process (an explicit step list, as the dataflow tests build by hand) has no
 // kernel module; nor does a number type past fixed<32, *>.
 TEST(RtlKernels, UnsupportedKindIsOneErrorNamingIt) {

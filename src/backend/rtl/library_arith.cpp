@@ -241,7 +241,7 @@ endmodule
 // (FA >= F, 64 - FA >= 2 (W - F) + 8), so the unscaled operators, which skip A, give the
 // same bits.
 
-// OP 0: add, 1: sub, 2: mul, 11: div (scaled2<op, EA, EB, EO>).
+// OP 0: add, 1: sub, 2: mul, 11: div, 12: mul in the fabric (scaled2<op, EA, EB, EO>).
 module inrarch_lane2 #(
     parameter int OP = 0,
     parameter int W  = 32,
@@ -258,11 +258,23 @@ module inrarch_lane2 #(
 );
   logic [63:0] r;  // the result in A, before fit()
   logic r_ovf;     // A itself saturated (op_add/op_sub's fit into A)
-  if (OP == 2) begin : g_mul
+  if (OP == 2 || OP == 12) begin : g_mul
     // The exact product (2F fraction bits) into A: A(a * b), then realigned.
     logic signed [63:0] p;
     logic [63:0] pa;
-    assign p = 64'($signed(a)) * 64'($signed(b));
+    if (OP == 12) begin : g_fabric
+      // Where the search moved the product out of the DSPs (op_mul_fabric): shifted partial
+      // products added up, which Yosys builds from LUTs and carry chains where it would map
+      // a `*` to DSP48E2s. b's sign bit weighs -2^(W-1); the sum is exact in 64 bits.
+      always_comb begin
+        p = '0;
+        for (int i = 0; i < W - 1; i = i + 1)
+          if (b[i]) p = p + (64'($signed(a)) <<< i);
+        if (b[W-1]) p = p - (64'($signed(a)) <<< (W - 1));
+      end
+    end else begin : g_dsp
+      assign p = 64'($signed(a)) * 64'($signed(b));
+    end
     if (FA >= 2 * F) begin : g_up
       assign pa = p << (FA - 2 * F);
     end else begin : g_down

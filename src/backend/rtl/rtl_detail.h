@@ -28,7 +28,8 @@ std::vector<SvFile> library_gather_files();
 // Lane operations of inrarch_lane1/2 (the OP parameter).
 enum LaneOp {
   kAdd = 0, kSub = 1, kMul = 2, kNeg = 3, kRelu = 4, kStep = 5, kSin = 6, kCos = 7,
-  kExp = 8, kTanh = 9, kLog = 10, kDiv = 11
+  kExp = 8, kTanh = 9, kLog = 10, kDiv = 11,
+  kMulFabric = 12  // mul, built from LUTs: the search moved it out of the DSPs
 };
 
 // What the emitter needs about a design, checked and computed once.

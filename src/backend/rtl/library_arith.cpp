@@ -263,14 +263,24 @@ module inrarch_lane2 #(
     logic signed [63:0] p;
     logic [63:0] pa;
     if (OP == 12) begin : g_fabric
-      // Where the search moved the product out of the DSPs (op_mul_fabric): shifted partial
-      // products added up, which Yosys builds from LUTs and carry chains where it would map
-      // a `*` to DSP48E2s. b's sign bit weighs -2^(W-1); the sum is exact in 64 bits.
+      // Where the search moved the product out of the DSPs (op_mul_fabric): shift and add,
+      // which Yosys builds from LUTs and carry chains where it would map a `*` to DSP48E2s.
+      // Row i adds b[i]·a to the running high part s (W + 1 bits) and retires the sum's low
+      // bit as product bit i, so each row is a (W + 2)-bit adder, not a 64-bit one. b's
+      // sign bit weighs -2^(W-1): the last row subtracts. |s| < 2^W throughout.
+      logic signed [W:0] s;
+      logic signed [W+1:0] t;
+      logic [W-1:0] low;
       always_comb begin
-        p = '0;
-        for (int i = 0; i < W - 1; i = i + 1)
-          if (b[i]) p = p + (64'($signed(a)) <<< i);
-        if (b[W-1]) p = p - (64'($signed(a)) <<< (W - 1));
+        s = '0;
+        low = '0;
+        for (int i = 0; i < W; i = i + 1) begin
+          t = i == W - 1 ? (W + 2)'(s) - (b[i] ? (W + 2)'($signed(a)) : '0)
+                         : (W + 2)'(s) + (b[i] ? (W + 2)'($signed(a)) : '0);
+          low[i] = t[0];
+          s = t[W+1:1];
+        end
+        p = 64'($signed({s, low}));
       end
     end else begin : g_dsp
       assign p = 64'($signed(a)) * 64'($signed(b));

@@ -61,13 +61,6 @@ std::string const_hex(const Ctx& c, ProcessId pid) {
   return hex;
 }
 
-// "{a, b, ...}" of 32-bit words, the module's input NIN-1 first (a concatenation's order).
-std::string packed(const std::vector<int64_t>& v) {
-  std::string s;
-  for (size_t k = v.size(); k-- > 0;) s += fmt::format("{}32'd{}", s.empty() ? "" : ", ", v[k]);
-  return "{" + s + "}";
-}
-
 }  // namespace
 
 void check_gather(const Process& p) {
@@ -105,7 +98,7 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
       "      .clk, .rst, .in_data({{{}}}), .in_valid({{{}}}), .in_ready({{{}}}),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
       blocks.size(), out.block, c.w, dataflow::schedule(c.d, pid).steps(), numel(out.shape), pl.buf, pl.consts,
-      bits, packed(blocks), packed(at), packed(bases), p.name, p.name, consts, p.name, data, valid, ready, out.name,
+      bits, sv_words32(blocks), sv_words32(at), sv_words32(bases), p.name, p.name, consts, p.name, data, valid, ready, out.name,
       out.name, out.name);
 }
 

@@ -24,11 +24,15 @@ namespace {
 // mm's one ROM: A (mm_rom_a) or B (mm_rom_b).
 std::string mm_rom_file(const Process& p) { return p.name + (p.operands.at(0).stream < 0 ? "_a.hex" : "_b.hex"); }
 
+// K, the inner dim, from whichever operand is streamed.
+int64_t mm_inner(const dataflow::Design& d, const Process& p) {
+  const auto& a = p.operands.at(0);
+  return a.stream >= 0 ? d.streams[a.stream].shape.at(1) : d.streams[p.operands.at(1).stream].shape.at(0);
+}
+
 // The MACs that work: P above a beat's products (BC*K) buys nothing (MmCadence::lanes).
 int64_t mm_lanes(const dataflow::Design& d, const Process& p) {
-  const auto& a = p.operands.at(0);
-  const int64_t K = a.stream >= 0 ? d.streams[a.stream].shape.at(1) : d.streams[p.operands.at(1).stream].shape.at(0);
-  return dataflow::MmCadence{d.streams[p.outputs.at(0)].block * K, p.mm_par}.lanes();
+  return dataflow::MmCadence{d.streams[p.outputs.at(0)].block * mm_inner(d, p), p.mm_par}.lanes();
 }
 
 // Raw W-bit words (lane 0 first) as one hex line, lane 0 in the lowest bits.
@@ -66,7 +70,7 @@ std::string mm_instance(const Ctx& c, ProcessId pid) {
   const auto& a = p.operands.at(0);
   const auto& b = p.operands.at(1);
   const auto& out = c.d.streams[p.outputs.at(0)];
-  const int64_t K = a.stream >= 0 ? c.d.streams[a.stream].shape.at(1) : c.d.streams[b.stream].shape.at(0);
+  const int64_t K = mm_inner(c.d, p);
   const int64_t lanes = mm_lanes(c.d, p);
   std::string params = fmt::format(".W({}), .F({}), .FA({}), .M({}), .K({}), .N({}), ", c.w, c.f, c.fa,
                                    out.shape.at(0), K, out.shape.at(1));

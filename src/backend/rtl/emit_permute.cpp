@@ -18,13 +18,6 @@ std::vector<int64_t> perm_of(const Process& p) {
   return p.kind == Kind::Transpose ? std::vector<int64_t>{1, 0} : p.attrs.perm;
 }
 
-// {32'd<dim RANK-1>, ..., 32'd<dim 0>}: a concatenation lists its last element first.
-std::string packed(const std::vector<int64_t>& v) {
-  std::string s;
-  for (size_t d = v.size(); d-- > 0;) s += fmt::format("{}32'd{}", s.empty() ? "" : ", ", v[d]);
-  return "{" + s + "}";
-}
-
 }  // namespace
 
 void check_permute(const dataflow::Design& d, const Process& p) {
@@ -52,7 +45,7 @@ std::string permute_instance(const Ctx& c, ProcessId pid) {
       "  inrarch_permute #(.W({}), .BI({}), .BO({}), .NUM({}), .RANK({}), .DIMS({}), .STRIDES({})) u_{} (\n"
       "      .clk, .rst, .in_data({}_r_data), .in_valid({}_r_valid), .in_ready({}_r_ready),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
-      c.w, in.block, out.block, numel(in.shape), dims.size(), packed(dims), packed(strides), p.name, in.name,
+      c.w, in.block, out.block, numel(in.shape), dims.size(), sv_words32(dims), sv_words32(strides), p.name, in.name,
       in.name, in.name, out.name, out.name, out.name);
 }
 

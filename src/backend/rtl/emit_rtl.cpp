@@ -45,6 +45,12 @@ int Ctx::operand_exp(ProcessId p, size_t slot) const {
   return opt.operand_exp.empty() ? 0 : opt.operand_exp.at(p).at(slot);
 }
 
+std::string sv_words32(const std::vector<int64_t>& v) {
+  std::string s;
+  for (size_t k = v.size(); k-- > 0;) s += fmt::format("{}32'd{}", s.empty() ? "" : ", ", v[k]);
+  return "{" + s + "}";
+}
+
 std::vector<ProcessId> input_ports(const dataflow::Design& d) {
   std::vector<ProcessId> v;
   for (size_t p = 0; p < d.processes.size(); ++p)

@@ -64,6 +64,10 @@ LaneOp lane_op(ir::Op op);
 // module for it.
 void check_process(const dataflow::Design& d, dataflow::ProcessId p);
 
+// A parameter array of 32-bit words, "{32'd<v[n-1]>, ..., 32'd<v[0]>}": a concatenation
+// lists its last element first, so v[k] is at bits [32k +: 32].
+std::string sv_words32(const std::vector<int64_t>& v);
+
 // Input ports (sources of inputs, not constant outputs) and output ports (sinks), in design
 // order.
 std::vector<dataflow::ProcessId> input_ports(const dataflow::Design& d);

@@ -24,16 +24,6 @@ namespace {
 // mm's one ROM: A (mm_rom_a) or B (mm_rom_b).
 std::string mm_rom_file(const Process& p) { return p.name + (p.operands.at(0).stream < 0 ? "_a.hex" : "_b.hex"); }
 
-// K, the inner dim, from whichever operand is streamed.
-int64_t mm_inner(const dataflow::Design& d, const Process& p) {
-  const auto& a = p.operands.at(0);
-  return a.stream >= 0 ? d.streams[a.stream].shape.at(1) : d.streams[p.operands.at(1).stream].shape.at(0);
-}
-
-// The MACs that work: P above a beat's products (BC*K) buys nothing (MmCadence::lanes).
-int64_t mm_lanes(const dataflow::Design& d, const Process& p) {
-  return dataflow::MmCadence{d.streams[p.outputs.at(0)].block * mm_inner(d, p), p.mm_par}.lanes();
-}
 
 // Raw W-bit words (lane 0 first) as one hex line, lane 0 in the lowest bits.
 std::string wide_hex(const std::vector<uint64_t>& words, int w) {
@@ -47,7 +37,18 @@ std::string wide_hex(const std::vector<uint64_t>& words, int w) {
   return line + "\n";
 }
 
+// K, the inner dim, from whichever operand is streamed.
+int64_t mm_inner(const dataflow::Design& d, const Process& p) {
+  const auto& a = p.operands.at(0);
+  return a.stream >= 0 ? d.streams[a.stream].shape.at(1) : d.streams[p.operands.at(1).stream].shape.at(0);
+}
+
 }  // namespace
+
+// The MACs that work: P above a beat's products (BC*K) buys nothing (MmCadence::lanes).
+int64_t mm_lanes(const dataflow::Design& d, const Process& p) {
+  return dataflow::MmCadence{d.streams[p.outputs.at(0)].block * mm_inner(d, p), p.mm_par}.lanes();
+}
 
 void check_mm(const dataflow::Design& d, const Process& p) {
   const auto& a = p.operands.at(0);

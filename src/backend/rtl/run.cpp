@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "backend/rtl/rtl.h"
+#include "backend/rtl/rtl_detail.h"
 #include "dataflow/event_graph.h"
 #include "dataflow/schedule.h"
 #include "support/error.h"
@@ -27,9 +27,7 @@ double icarus_weight(const dataflow::Design& d) {
       w += 1.0;
       continue;
     }
-    const dataflow::StreamId a = p.operands.at(0).stream;
-    const int64_t K = a >= 0 ? d.streams[a].shape.at(1) : d.streams[p.operands.at(1).stream].shape.at(0);
-    w += double(dataflow::MmCadence{d.streams[p.outputs.at(0)].block * K, p.mm_par}.lanes());
+    w += double(detail::mm_lanes(d, p));
   }
   return w;
 }

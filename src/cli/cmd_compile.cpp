@@ -4,9 +4,12 @@
 #include <fmt/ranges.h>
 
 #include <cmath>
+#include <cstdio>
+#include <optional>
 #include <utility>
 
 #include "cli/cli.h"
+#include "driver/budget.h"
 #include "driver/derivative_mode.h"
 #include "driver/flow.h"
 #include "driver/report_html.h"
@@ -134,7 +137,14 @@ int run_compile(CompileArgs& a) {
   if (!a.input_range.empty()) o.input_range = parse_input_range(a.input_range);
   o.dse = !a.no_dse && !a.mm_par_given;  // a uniform --mm-par is a forced design
   o.progress = progress_reporter("compile", a.quiet);
-  driver::CompileResult result = driver::compile(o);
+  std::optional<driver::CompileResult> compiled;
+  try {
+    compiled = driver::compile(o);
+  } catch (const driver::OverBudgetError& e) {  // docs/errors.md "Over budget"
+    std::fprintf(stderr, "inrarch compile: error: %s\n", e.what());
+    return driver::kExitOverBudget;
+  }
+  const driver::CompileResult& result = *compiled;
   print_summary(result);
   if (a.report) fmt::print("wrote {}\n", driver::write_report_html(o.out_dir).string());
   return result.exit_code();  // a design that fails its own verification fails the compile
@@ -172,6 +182,9 @@ void register_compile(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--budget", f.budget,
                   "Share of the part the search may use, e.g. dsp=0.5,bram=0.6 (default 0.8 each)");
+  cmd->add_flag("--allow-over-budget", f.allow_over_budget,
+                "Write the design even when it takes more of the part than --budget allows "
+                "(default: an error, exit 3)");
   cmd->add_option("--fifo-opt", f.fifo_method, "FIFO sizing: none | paper | min")
       ->check(CLI::IsMember({"none", "paper", "min"}))
       ->capture_default_str();

@@ -16,6 +16,7 @@
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
+#include "driver/budget.h"
 #include "driver/parallelism.h"
 #include "driver/precision.h"
 #include "driver/report_data.h"
@@ -284,6 +285,7 @@ CompileResult compile(const CompileOptions& o) {
     stage(s, "precision", precision_stage);
   }
   stage(s, "dataflow", dataflow_stage);
+  if (!o.allow_over_budget) check_budget(s.report["resources"]);  // nothing staged is kept
   if (s.saved) stage(s, "reference", reference_stage);
   if (o.emit_mlir) stage(s, "mlir", mlir_stage);
   if (o.emit_hls) stage(s, "hls", hls_stage);

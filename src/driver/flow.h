@@ -31,6 +31,7 @@ struct CompileOptions {
   int64_t merge = 0;               // products sharing a weight per kernel: 0 searched, 1 never
   std::string part = "u50";        // target part (dataflow/part.h)
   std::string budget;              // "dsp=0.8,bram=0.8,..." (empty: 0.8 of everything)
+  bool allow_over_budget = false;  // else a design over the budget ends the flow (driver/budget.h)
   std::string fifo_method = "min";  // none | paper | min
   double alpha = 0.01;
   bool exact = false;              // analyse every beat of the batch, not a prefix of rows

@@ -90,6 +90,26 @@ TEST_F(DseCli, BadPartOrBudgetIsOneClearError) {
   EXPECT_FALSE(fs::exists(dir_ / "x"));
 }
 
+// A budget no design meets is an error (exit 3) naming the resource and what to try, and
+// leaves no output folder; --allow-over-budget writes the design, reported over budget.
+TEST_F(DseCli, OverBudgetIsAnErrorUnlessAllowed) {
+  const std::string base = "compile --builtin insp --order 1 --batch 8 --width 64 --no-hls --no-mlir -q "
+                           "--budget all=0.001 -o ";
+  RunResult over = run(base + (dir_ / "over").string());
+  EXPECT_EQ(over.code, 3) << over.output;
+  // u50 DSP: 0.1% of 5,952 is 5; the design needs more, and its amount over is printed.
+  EXPECT_NE(over.output.find("inrarch compile: error: the design does not fit the u50: DSP "), std::string::npos)
+      << over.output;
+  EXPECT_NE(over.output.find("allowed (0.1% of 5952), "), std::string::npos) << over.output;
+  for (const char* hint : {"--part u280", "--budget", "--max-error", "--allow-over-budget"})
+    EXPECT_NE(over.output.find(hint), std::string::npos) << hint << "\n" << over.output;
+  EXPECT_EQ(over.output.find("performance: "), std::string::npos) << over.output;
+  EXPECT_FALSE(fs::exists(dir_ / "over"));
+  nlohmann::json allowed = compile("allowed", "--budget all=0.001 --allow-over-budget");
+  EXPECT_FALSE(allowed["resources"]["fits"].get<bool>());
+  EXPECT_EQ(allowed["resources"]["over"], "dsp");
+}
+
 // --max-error: the narrowest width within the bound, tried narrowest first; the DSPs the
 // search then costs follow it (hand table: up to 18 bits 1 DSP48E2, up to 27 two, 32 four).
 TEST_F(DseCli, MaxErrorPicksTheNarrowestWidthWithinTheBound) {

@@ -241,8 +241,15 @@ std::optional<NodeId> broadcast_row(C& c, NodeId id) {
 }
 
 // mm(expand(r), W) -> expand(mm(r, W)), r and W static: one row computed, then broadcast.
+// A splat of several rows is one row broadcast too: the backward seed (`ones_like(u)`,
+// `u.sum()`'s) through the last layer is one row of W, so the ROM folded from it is that row,
+// not a row per sample (docs/dataflow.md §7).
 NodeId mm_of_broadcast_row(C& c, const Node& n, NodeId id) {
   auto r = broadcast_row(c, n.operands[0]);
+  if (!r) {
+    const Shape s = c.shape(n.operands[0]);
+    if (auto v = c.splat(n.operands[0]); v && s[0] > 1) r = c.g.constant(*v, {1, s[1]});
+  }
   if (!r || !c.is_static(*r) || !c.is_static(n.operands[1])) return kNo;
   return c.g.expand(c.g.mm(*r, n.operands[1]), n.shape);
 }

@@ -8,6 +8,7 @@
 #include "support/error.h"
 #include "ir/interpreter.h"
 #include "passes/algebra.h"
+#include "passes/batch_outermost.h"
 #include "passes/const_fold.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
@@ -19,7 +20,9 @@ namespace inrarch::passes {
 
 const std::vector<PassInfo>& available_passes() {
   static const std::vector<PassInfo> kPasses = {
-      {"permute-to-transpose", permute_to_transpose, "2-D permute -> transpose"},
+      {"batch-outermost", batch_outermost, "[1, N, d] inputs -> [N, d]: leading size-1 dims out of the graph"},
+      {"permute-to-transpose", permute_to_transpose,
+       "permute chains composed, identities and moves of size-1 dims removed, 2-D permute -> transpose"},
       {"transpose-simplify", transpose_simplify, "cancel transpose pairs, transpose of splat/mm"},
       {"const-fold", const_fold, "ops on constants -> constants (splat-aware)"},
       {"algebra", algebra, "algebraic rule table to a fixpoint (x*1, scalar factors into mm, ...)"},
@@ -32,7 +35,8 @@ const std::vector<PassInfo>& available_passes() {
 
 const std::vector<std::string>& default_pipeline() {
   static const std::vector<std::string> kDefault = {
-      "permute-to-transpose",  // PyTorch W.permute(-1,-2): make it a transpose first
+      "batch-outermost",       // SIREN's [1, N, 2]: the batch outermost, as rows need
+      "permute-to-transpose",  // PyTorch W.permute(-1,-2) a transpose, einsum's permutes gone
       "transpose-simplify",    // W^T^T from mm's VJP cancels before anything looks at it
       "const-fold",            // backward seeds (ones/189, one-hot scatters) become constants
       "algebra",               // factors move out and into weights; identities vanish
@@ -98,6 +102,22 @@ void apply_param_transforms(const std::vector<ParamTransform>& transforms, ir::T
   }
 }
 
+namespace {
+
+// batch-outermost changes input and output shapes, never their values or element order:
+// the bundle's tensors follow.
+void reshape_like_graph(ir::Bundle& b) {
+  auto follow = [](ir::Tensor& t, const ir::Shape& s) {
+    if (t.shape != s && numel(t.shape) == numel(s)) t.shape = s;
+  };
+  for (const ir::Node& n : b.graph.nodes())
+    if (n.op == ir::Op::Input && b.inputs.count(n.attrs.name)) follow(b.inputs[n.attrs.name], n.shape);
+  for (const ir::Output& o : b.graph.outputs())
+    if (b.reference.count(o.name)) follow(b.reference[o.name], b.graph.shape(o.node));
+}
+
+}  // namespace
+
 PipelineResult optimize_bundle(ir::Bundle& b, const PipelineOptions& options) {
   PipelineResult r = run_pipeline(b.graph, options);
   // Only the recipes the optimized graph (transitively) needs are evaluated.
@@ -115,6 +135,7 @@ PipelineResult optimize_bundle(ir::Bundle& b, const PipelineOptions& options) {
   for (auto it = b.params.begin(); it != b.params.end();)
     it = r.graph.find_param(it->first) == ir::kNoNode ? b.params.erase(it) : std::next(it);
   b.graph = r.graph;
+  reshape_like_graph(b);
   return r;
 }
 

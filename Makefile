@@ -3,6 +3,7 @@
 #   make test   install what is missing, build (normal + ASan/UBSan), run every test
 #   make bench  build and run the benchmark programs in bench/
 #   make bench-pytorch  the design against PyTorch on the CPU: docs/benchmarks.md and its plots
+#   make bench-zoo  the model zoo of bench/zoo at batch 4,096: a table in docs/benchmarks.md
 PY        := /usr/bin/python3
 BUILD     := build
 ASAN      := build-asan
@@ -55,6 +56,12 @@ bench: build
 # docs/benchmarks.md, docs/benchmarks_latency.png, docs/benchmarks_memory.png.
 bench-pytorch: build
 	$(PY) bench/compare_pytorch.py --inrarch $(BUILD)/inrarch
+
+# make bench-zoo: every model of bench/zoo/models.py exported and compiled (--no-csim) at
+# batch 4,096; writes the "Model zoo" section of docs/benchmarks.md (the rest is kept).
+.PHONY: bench-zoo
+bench-zoo: build
+	$(PY) bench/zoo/run_zoo.py --inrarch $(BUILD)/inrarch
 
 # make fuzz: the libFuzzer targets of tests/fuzz (clang, ASan+UBSan) in build-fuzz, each run
 # for FUZZ_SECONDS (default 60), one at a time; new inputs go to build-fuzz/corpus/<target>, crashes to build-fuzz/crashes/<target>.

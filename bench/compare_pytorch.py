@@ -213,8 +213,15 @@ def write_docs(rows, meta):
         "![memory](benchmarks_memory.png)",
         "",
     ]
-    with open(os.path.join(DOCS, "benchmarks.md"), "w") as f:
-        f.write("\n".join(lines))
+    path = os.path.join(DOCS, "benchmarks.md")
+    kept = ""  # the model zoo's section (make bench-zoo, bench/zoo/run_zoo.py) stays
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
+        if "## Model zoo" in old:
+            kept = "\n" + old[old.index("## Model zoo"):]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + kept)
 
 
 def plot(rows):

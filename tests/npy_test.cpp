@@ -62,6 +62,19 @@ TEST(Npy, ReadsHandWrittenFloat64) {
   EXPECT_EQ(t.data, (std::vector<double>{1.5, -2.0}));
 }
 
+// A 0-d array (a loss) as numpy writes it: shape (), one value; written back as ().
+TEST(Npy, ReadsAndWritesZeroDimensionalArrays) {
+  TempDir dir;
+  spit(dir / "loss.npy", npy_bytes(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (), }\n",
+                                   bytes({0, 0, 0, 0, 0, 0, 0xF8, 0x3F})));
+  const Tensor t = read_npy(dir / "loss.npy");
+  EXPECT_EQ(t.shape, Shape{});
+  EXPECT_EQ(t.data, (std::vector<double>{1.5}));
+  write_npy(t, dir / "back.npy");
+  EXPECT_NE(slurp(dir / "back.npy").find("'shape': ()"), std::string::npos);
+  EXPECT_EQ(read_npy(dir / "back.npy").shape, Shape{});
+}
+
 TEST(Npy, ReadsOtherDtypesAndHeaderVersions) {
   TempDir dir;
   // float32 1.0 = 0x3F800000, -0.5 = 0xBF000000; version 2 header, keys in another order.

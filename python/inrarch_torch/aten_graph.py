@@ -13,6 +13,8 @@ import torch
 
 from .bundle import ExportError
 from .functional import base_name, meta_value
+from .op_checks import refusal, rewrite_hint
+from .tracing import node_source
 
 _SUPPORTED = None
 
@@ -120,9 +122,7 @@ class AtenGraphWriter:
         if node.target is operator.getitem:
             raise ExportError(f"{where}: item {args[1]} of the multi-output op "
                               f"{args[0].target} is not supported (only unbind / split)")
-        if not is_supported(op):
-            raise ExportError(f"{where}: unsupported aten op '{base_name(op)}' ({op}); "
-                              "see docs/pytorch.md for the supported ops")
+        self._check_op(node, op, where)
         val = meta_value(node)
         if val is not None and getattr(val, "dtype", torch.float64) not in (
                 torch.float64, torch.float32, torch.float16, torch.bool):
@@ -133,6 +133,21 @@ class AtenGraphWriter:
         if kwargs:
             out["kwargs"] = {k: self._arg(v, where) for k, v in kwargs.items()}
         return out
+
+    def _check_op(self, node, op, where):
+        """Refuses what the importer would (op_checks.py), naming the user's line first."""
+        base, hint = base_name(op), ""
+        if not is_supported(op):
+            why, hint = f"unsupported aten op '{base}' ({op})", rewrite_hint(base)
+        else:
+            why = refusal(base.rstrip("_"), node.args, node.kwargs)
+            why = why and f"{op}: {why}"
+        if why:
+            line, code = node_source(node)
+            e = ExportError(f"{line + ': ' if line else ''}{why}{code}{hint}; at {where}; "
+                            "docs/pytorch.md lists the supported ops")
+            e.without_source = not line   # export() traces again, recording the lines
+            raise e
 
     def _arg(self, a, where):
         if isinstance(a, torch.fx.Node):

@@ -77,8 +77,11 @@ class _Walker:
         for name, t in named_leaves.items():
             kind = "input" if name in input_names else "param"
             nid = self._add({"op": kind, "name": name, "shape": list(t.shape)})
-            self.ptr_leaf[_storage_key(t)] = (nid, t)
-            self.leaves[id(t)] = (nid, t)
+            # The graph is recomputed in float64 whatever the model's dtype (float32 leaves
+            # met float64 constants: "expected scalar type Double but found Float").
+            value = t.detach().to(torch.float64)
+            self.ptr_leaf[_storage_key(t)] = (nid, value)
+            self.leaves[id(t)] = (nid, value)
 
     def _add(self, node):
         node["id"] = len(self.nodes)
@@ -216,10 +219,12 @@ class _Walker:
         c = SOLVABLE[type(f).__name__](result, v, k, _alpha_of(f))
         flat = c.reshape(-1)
         scale = float(result.abs().max()) + float(v.abs().max()) + 1.0
-        if flat.numel() and float(flat.max() - flat.min()) <= 64 * 2.2e-16 * scale:
-            # One number (a Python constant): printed to 12 digits, as the user wrote it.
+        # A float32 model's result shows its constant to float32's rounding only.
+        digits = 12 if result.dtype == torch.float64 else 6
+        if flat.numel() and float(flat.max() - flat.min()) <= 64 * _eps(result) * scale:
+            # One number (a Python constant): printed to `digits` digits, as the user wrote it.
             number = float(flat.median())
-            return None, float(f"{number:.12g}")
+            return None, float(f"{number:.{digits}g}")
         return self._constant(c)
 
     def _constant(self, t):
@@ -265,6 +270,10 @@ class _Walker:
         self.value[f] = (self._add(node), value)
 
 
+def _eps(t):
+    return torch.finfo(t.dtype).eps if t.is_floating_point() else 2.2e-16
+
+
 def _alpha_of(f):
     return getattr(f, "_saved_alpha", 1)
 
@@ -276,10 +285,14 @@ def _leaf_output(walker, t, name):
     return leaf
 
 
-def export_autograd(outputs, named_leaves, out_dir, inputs=("x",), name="main", rtol=1e-9):
+def export_autograd(outputs, named_leaves, out_dir, inputs=("x",), name="main", rtol=None):
     """Walks the grad_fn graphs of `outputs` (a list, named out0.., or a dict name -> tensor)
     down to `named_leaves` (name -> leaf tensor; names in `inputs` become graph inputs, the
-    rest params) and writes an inrarch-aten bundle with the outputs as reference.
+    rest params) and writes an inrarch-aten bundle.
+
+    The rebuilt graph is recomputed in float64 and must reproduce every output to `rtol`
+    (default 1e-9, or 1e-4 where the output is float32, as `eval --check` takes them). The
+    reference is the outputs, a float32 one's float64 recomputation (docs/pytorch.md "float32").
     Returns a dict of counts and timings."""
     t0 = time.perf_counter()
     if not isinstance(outputs, dict):
@@ -289,21 +302,25 @@ def export_autograd(outputs, named_leaves, out_dir, inputs=("x",), name="main", 
     walker.learn(fns, list(outputs.values()))
     for f in fns:
         walker.visit(f)
-    outs = []
+    outs, reference = [], {}
     for oname, t in outputs.items():
         nid, value = walker.value[t.grad_fn] if t.grad_fn is not None else _leaf_output(walker, t, oname)
-        scale = float(t.detach().abs().max()) if t.numel() else 0.0
-        if not torch.allclose(value.detach(), t.detach(), rtol=rtol, atol=rtol * scale):
-            raise ExportError(f"output '{oname}': the rebuilt graph does not reproduce it")
+        tol = rtol if rtol is not None else (1e-9 if t.dtype == torch.float64 else 1e-4)
+        want = t.detach().to(torch.float64)
+        scale = float(want.abs().max()) if t.numel() else 0.0
+        if not torch.allclose(value.detach(), want, rtol=tol, atol=tol * scale):
+            raise ExportError(f"output '{oname}': the rebuilt graph does not reproduce it "
+                              f"(rtol {tol:g})")
         outs.append({"name": oname, "node": nid})
+        # float64 outputs are their own reference; a float32 one's is its float64 recomputation.
+        reference[oname] = (want if t.dtype == torch.float64 else value.detach()).numpy()
     graph = {"format": "inrarch-aten", "version": 1, "name": name,
              "nodes": walker.nodes, "outputs": outs}
     seconds = time.perf_counter() - t0
     write_bundle(out_dir, graph,
                  {k: v.detach().numpy() for k, v in named_leaves.items() if k in inputs},
                  {k: v.detach().numpy() for k, v in named_leaves.items() if k not in inputs},
-                 {k: v.detach().to(torch.float64).numpy() for k, v in outputs.items()},
-                 source_dtype=next(iter(outputs.values())).dtype)
+                 reference, source_dtype=torch.float64)
     ops = [n for n in graph["nodes"] if n["op"] not in ("input", "param", "const")]
     return {"grad_fn_nodes": len(fns), "aten_nodes": len(ops),
             "const_nodes": sum(1 for n in graph["nodes"] if n["op"] == "const"),

@@ -22,7 +22,8 @@ def npy_name(name):
 
 def _save(folder, name, value):
     os.makedirs(folder, exist_ok=True)
-    arr = np.ascontiguousarray(np.asarray(value, dtype=np.float64))
+    # np.array, not np.ascontiguousarray: that one makes a 0-d value (a loss) shape (1,).
+    arr = np.array(value, dtype=np.float64, order="C")
     np.save(os.path.join(folder, npy_name(name)), arr, allow_pickle=False)
 
 

@@ -12,7 +12,8 @@ import tempfile
 import torch
 
 from .bundle import ExportError, read_npy_dir, write_bundle
-from .export import _fresh, _named_outputs, export
+from .export import _fresh, _named_outputs, export, in_dtype
+from .points import check_points_independent, points_as_rows, relayout_outputs
 
 
 def find_binary(binary=None):
@@ -50,45 +51,58 @@ def _partial(value, x, alpha):
     for j, count in enumerate(alpha):
         for _ in range(count):
             (g,) = torch.autograd.grad(value.sum(), x, create_graph=True)
-            value = g[:, j]
+            value = g[..., j].reshape(-1)   # x: [rows, d] or [1, rows, d]
     return value
 
 
+def request_terms(req):
+    """A request's (multi-index, weight) pairs: "terms" [{"alpha", "scale"?}, ...] (a signed
+    sum), or "alpha", one multi-index or a list of them to add (docs/taylor.md "Requests")."""
+    if "terms" in req:
+        return [(t["alpha"], t.get("scale", 1.0)) for t in req["terms"]]
+    alphas = req["alpha"] if isinstance(req["alpha"][0], list) else [req["alpha"]]
+    return [(a, 1.0) for a in alphas]
+
+
 def _reference(value, x, req):
-    """scale · Σ ∂^α value[..., index], per-row element by element."""
+    """scale · Σ w ∂^α value[..., index], per-row element by element (x: [rows, d] or
+    [1, rows, d], and value's elements row-major by row: [rows, ...] or [1, rows, ...])."""
     if "index" in req:
         value = value[..., req["index"]]
-    flat = value.reshape(value.shape[0], -1)
-    alphas = req["alpha"] if isinstance(req["alpha"][0], list) else [req["alpha"]]
-    cols = [sum(_partial(flat[:, c], x, a) for a in alphas) for c in range(flat.shape[1])]
+    flat = value.reshape(x.shape[-2], -1)
+    terms = request_terms(req)
+    cols = [sum(w * _partial(flat[:, c], x, a) for a, w in terms) for c in range(flat.shape[1])]
     return (torch.stack(cols, 1).reshape(value.shape) * req.get("scale", 1.0)).detach()
 
 
 def autograd_reference(fn, inputs, params, wrt, request, dtype=torch.float64):
-    """The requested derivatives of fn by PyTorch autograd: output name -> float64 array."""
+    """The requested derivatives of fn by PyTorch autograd, on the inputs as given: output
+    name -> float64 array; and fn's own outputs (name -> float64 array)."""
     ins, ps = _fresh(inputs, dtype), _fresh(params, dtype)
-    names, values = _named_outputs(fn(ins, ps))
-    by_name = dict(zip(names, values))
-    return {r["name"]: _reference(by_name[r["of"]], ins[wrt], r).to(torch.float64).numpy()
-            for r in request}
+    # As export() does: the modules and tensors fn closes over are in `dtype` meanwhile.
+    with in_dtype(fn, set(ins) | set(ps), dtype):
+        names, values = _named_outputs(fn(ins, ps))
+        by_name = dict(zip(names, values))
+        derived = {r["name"]: _reference(by_name[r["of"]], ins[wrt], r).to(torch.float64).numpy()
+                   for r in request}
+        return derived, {n: v.detach().to(torch.float64).numpy() for n, v in by_name.items()}
 
 
 def export_derivatives(fn, inputs, params, out_dir, wrt="x", order=1, request=None,
                        dtype=torch.float64, name="main", binary=None):
-    """Exports fn's derivatives up to `order` w.r.t. input `wrt` ([rows, d], rows independent)
-    as a bundle in out_dir, written atomically.
+    """Exports fn's derivatives up to `order` w.r.t. input `wrt` ([rows, d], rows independent;
+    or SIREN's [1, rows, d], see points.py) as a bundle in out_dir, written atomically.
 
-    request: a list of {"name", "of", "alpha", "index"?, "scale"?} (docs/taylor.md), or None
-    for every partial of every output. Only fn itself is traced; `inrarch derive` builds the
+    request: a list of {"name", "of", "alpha" | "terms", "index"?, "scale"?} (docs/taylor.md),
+    or None for every partial of every output. Only fn itself is traced; `inrarch derive` builds the
     derivative graph. Returns the request used.
     """
-    if wrt not in inputs or inputs[wrt].dim() != 2:
-        raise ExportError(f"wrt: '{wrt}' must be an input of shape [rows, variables]")
+    traced_fn, traced_inputs = points_as_rows(fn, inputs, wrt)
     with tempfile.TemporaryDirectory() as tmp:
         primal = os.path.join(tmp, "primal")
-        result = export(fn, inputs, params, primal, dtype=dtype, name=name)
+        result = export(traced_fn, traced_inputs, params, primal, dtype=dtype, name=name)
         if request is None:
-            request = default_request(list(result.reference), inputs[wrt].shape[1], order)
+            request = default_request(list(result.reference), inputs[wrt].shape[-1], order)
         req_file = os.path.join(tmp, "request.json")
         with open(req_file, "w") as f:
             json.dump({"outputs": request}, f)
@@ -100,7 +114,10 @@ def export_derivatives(fn, inputs, params, out_dir, wrt="x", order=1, request=No
             raise ExportError((p.stdout + p.stderr).strip())
         with open(os.path.join(derived, "graph.json")) as f:
             graph = json.load(f)
-        reference = autograd_reference(fn, inputs, params, wrt, request, dtype)
+        reference, primal_values = autograd_reference(fn, inputs, params, wrt, request, dtype)
+        if traced_fn is not fn:
+            check_points_independent(result.reference, primal_values, wrt)
+            relayout_outputs(graph, reference)
         write_bundle(out_dir, graph, read_npy_dir(os.path.join(derived, "inputs")),
                      read_npy_dir(os.path.join(derived, "params")), reference, source_dtype=dtype)
     return request

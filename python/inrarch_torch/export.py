@@ -6,6 +6,7 @@ The user's code runs unchanged: in-place updates are made out of place after the
 with a warning (tracing.py), and the modules and tensors it closes over are converted to the
 export dtype and become params (closure.py).
 """
+import contextlib
 import time
 
 import torch
@@ -72,10 +73,22 @@ def _closed_over_names(fn, taken):
     return out
 
 
-def trace(fn, inputs, params, closed=None, dtype=torch.float64):
+@contextlib.contextmanager
+def in_dtype(fn, taken, dtype):
+    """For a `with` block: what fn closes over (name -> tensor, renamed clear of `taken`)
+    converted to `dtype`, and `dtype` the default dtype; both put back afterwards, also when
+    the block fails (closure.Converted). Every exporter runs the user's code inside one, so a
+    float32 nn.Module is computed in float64 (docs/pytorch.md "float32")."""
+    closed = _closed_over_names(fn, set(taken))
+    with default_dtype(dtype), Converted(closed, dtype):
+        yield closed
+
+
+def trace(fn, inputs, params, closed=None, dtype=torch.float64, lines=False):
     """make_fx trace of fn with every input, param and closed-over tensor a graph input (so
     no value is baked in as a constant), made out of place. Returns (GraphModule, leaf kinds
-    by placeholder, output names, numbers read from traced tensors -> their line)."""
+    by placeholder, output names, numbers read from traced tensors -> their line). lines:
+    record each node's source line (tracing.run_make_fx)."""
     closed = closed or {}
     in_names, p_names = list(inputs), list(params) + list(closed)
     out_names = []
@@ -89,11 +102,23 @@ def trace(fn, inputs, params, closed=None, dtype=torch.float64):
         return list(values)
 
     gm, numbers = run_make_fx(
-        flat_fn, [*inputs.values(), *params.values(), *closed.values()], dtype)
+        flat_fn, [*inputs.values(), *params.values(), *closed.values()], dtype, lines)
     gm = functionalize_graph(gm)
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     kinds = [("input", n) for n in in_names] + [("param", n) for n in p_names]
     return gm, dict(zip(placeholders, kinds)), out_names, numbers
+
+
+def _write_graph(gm, kinds, out_names, name, numbers, trace_with_lines):
+    """The graph dict; where the writer refuses a node and the trace did not record lines,
+    fn is traced again with them so that the error names the user's line."""
+    try:
+        return AtenGraphWriter(gm, kinds, out_names, name, numbers).to_json()
+    except ExportError as e:
+        if not getattr(e, "without_source", False):
+            raise
+        AtenGraphWriter(*trace_with_lines()[:3], name).to_json()
+        raise
 
 
 def export(fn, inputs, params, out_dir, dtype=torch.float64, name="main"):
@@ -107,10 +132,10 @@ def export(fn, inputs, params, out_dir, dtype=torch.float64, name="main"):
     """
     t0 = time.perf_counter()
     ins, ps = _fresh(inputs, dtype), _fresh(params, dtype)
-    closed = _closed_over_names(fn, set(ins) | set(ps))
-    with default_dtype(dtype), Converted(closed, dtype):
+    with in_dtype(fn, set(ins) | set(ps), dtype) as closed:
         gm, kinds, out_names, numbers = trace(fn, ins, ps, closed, dtype)
-        graph = AtenGraphWriter(gm, kinds, out_names, name, numbers).to_json()
+        graph = _write_graph(gm, kinds, out_names, name, numbers,
+                             lambda: trace(fn, ins, ps, closed, dtype, lines=True))
         fx_nodes = sum(1 for n in gm.graph.nodes if n.op == "call_function")
         seconds = time.perf_counter() - t0
         names, values = _named_outputs(fn(_fresh(inputs, dtype), _fresh(params, dtype)))

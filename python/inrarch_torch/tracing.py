@@ -17,6 +17,7 @@ here, and every failure becomes one ExportError naming the user's source line.
 import contextlib
 import math
 import os
+import re
 import traceback
 import warnings
 
@@ -25,9 +26,10 @@ import torch
 from .bundle import ExportError
 
 try:  # PyTorch >= 1.12 (1.13 in Debian, 2.x upstream)
-    from torch.fx.experimental.proxy_tensor import make_fx, disable_proxy_modes_tracing
+    from torch.fx.experimental.proxy_tensor import (PythonKeyTracer, disable_proxy_modes_tracing,
+                                                    make_fx)
 except ImportError:  # pragma: no cover - too old a PyTorch
-    make_fx = disable_proxy_modes_tracing = None
+    make_fx = disable_proxy_modes_tracing = PythonKeyTracer = None
 
 aten = torch.ops.aten
 
@@ -173,16 +175,68 @@ def trace_error(e, dtype):
                        f"{type(e).__name__}: {first}")
 
 
-def run_make_fx(flat_fn, args, dtype):
-    """make_fx(flat_fn)(*args) with the reads above; returns (GraphModule, traced numbers)."""
+@contextlib.contextmanager
+def _stack_traces():
+    """make_fx's tracer records each node's Python stack (node.stack_trace); torch 1.13's
+    make_fx has no argument for it, so the class attribute is set for the trace."""
+    had = "record_stack_traces" in vars(PythonKeyTracer)
+    old = vars(PythonKeyTracer).get("record_stack_traces")
+    PythonKeyTracer.record_stack_traces = True
+    try:
+        yield
+    finally:
+        if had:
+            PythonKeyTracer.record_stack_traces = old
+        else:
+            del PythonKeyTracer.record_stack_traces
+
+
+_FRAME = re.compile(r'File "([^"]+)", line (\d+), in [^\n]*\n(?:    ([^\n]*)\n)?')
+
+
+def frame_of_stack(stack_trace):
+    """The innermost frame of the user's code in a node's stack_trace, or None."""
+    frames = [traceback.FrameSummary(f, int(n), "", line=code or "")
+              for f, n, code in _FRAME.findall(stack_trace or "")]
+    users = [i for i, f in enumerate(frames) if _is_user(f.filename)]
+    if not users:
+        return None
+    ours = [i for i, f in enumerate(frames) if f.filename.startswith(_NOT_USER[-1])]
+    # 1.13 lists the innermost frame first; should a version list it last, this package's
+    # own frame (export's flat_fn, outside the user's code) comes before the user's.
+    return frames[users[-1] if ours and ours[0] < users[0] else users[0]]
+
+
+def node_source(node):
+    """'FILE:LINE' and ' (`code`)' of the user's line that made fx node `node` ('' and '' if
+    unknown); make_fx records the stack, functional.py copies meta onto rewritten nodes."""
+    frame = node.meta.get("inrarch_frame")
+    if frame is None:
+        return "", ""
+    return where(frame), _code(frame)
+
+
+def _keep_frames(gm):
+    for node in gm.graph.nodes:
+        frame = frame_of_stack(getattr(node, "stack_trace", None))
+        if frame is not None:
+            node.meta["inrarch_frame"] = frame
+
+
+def run_make_fx(flat_fn, args, dtype, lines=False):
+    """make_fx(flat_fn)(*args) with the reads above; returns (GraphModule, traced numbers).
+    lines: every node's meta["inrarch_frame"] is the user's line that made it, where known
+    (recording the stacks slows the trace, so export() asks for it only to name a line)."""
     if make_fx is None:
         raise ExportError("this PyTorch has no torch.fx.experimental.proxy_tensor.make_fx")
     reads = _Reads()
     try:
-        gm = make_fx(flat_fn, decomposition_table=reads.table())(*args)
+        with _stack_traces() if lines else contextlib.nullcontext():
+            gm = make_fx(flat_fn, decomposition_table=reads.table())(*args)
     except ExportError:
         raise
     except Exception as e:  # noqa: BLE001 - the user's code may raise anything
         raise trace_error(e, dtype) from e
+    _keep_frames(gm)
     return gm, reads.numbers
 

@@ -6,7 +6,7 @@ import unittest
 
 import torch
 
-from tests.util import TmpDirTest, run_bin
+from tests.util import TmpDirTest, line_of, run_bin
 from inrarch_torch import ExportError, export, export_autograd, models
 
 
@@ -28,6 +28,48 @@ class ExportErrorTest(TmpDirTest):
         self.assertIn("unsupported aten op 'sqrt'", str(cm.exception))
         self.assertIn("node ", str(cm.exception))
         self.assert_no_bundle(out)
+
+    def test_unsupported_op_names_the_users_line_and_a_rewrite(self):
+        net = torch.nn.Linear(2, 2)
+
+        def fn(i, p):
+            h = net(i["x"])
+            return torch.sqrt(h * h + 1)
+        out = self.path("sqrt_line")
+        with self.assertRaises(ExportError) as cm:
+            export(fn, *x_and_w(), out)
+        file, line = line_of(fn, "return torch.sqrt")
+        msg = str(cm.exception)
+        self.assertTrue(msg.startswith(f"{file}:{line}: unsupported aten op 'sqrt' "
+                                       "(aten.sqrt.default) (`return torch.sqrt(h * h + 1)`)"), msg)
+        self.assertIn("rewrite it as torch.exp(0.5 * torch.log(x)) for x > 0", msg)
+        self.assert_no_bundle(out)
+
+    def test_an_op_without_a_rewrite_suggests_none(self):
+        with self.assertRaises(ExportError) as cm:
+            export(lambda i, p: torch.erf(i["x"]), *x_and_w(), self.path("erf"))
+        self.assertIn("unsupported aten op 'erf'", str(cm.exception))
+        self.assertNotIn("rewrite", str(cm.exception))
+
+    def test_exponent_the_importer_refuses_is_refused_at_export(self):
+        def fn(i, p):
+            r = i["x"] * i["x"] + 1
+            return r ** -0.5
+        file, line = line_of(fn, "return r ** -0.5")
+        for exponent_fn, shown in ((fn, "-0.5"), (lambda i, p: i["x"] ** 17, "17")):
+            out = self.path("pow")
+            with self.assertRaises(ExportError) as cm:
+                export(exponent_fn, *x_and_w(), out)
+            msg = str(cm.exception)
+            self.assertIn(f"aten.pow.Tensor_Scalar: exponent {shown} is not supported "
+                          "(only integers in [-16, 16])", msg)
+            self.assertEqual(msg.startswith(f"{file}:{line}: "), exponent_fn is fn, msg)
+            self.assert_no_bundle(out)
+
+    def test_integer_exponents_still_export(self):
+        out = self.path("pow_ok")
+        export(lambda i, p: i["x"] ** -2 + i["x"] ** 3, *x_and_w(), out)
+        self.assertTrue(os.path.isdir(out))
 
     def test_integer_tensors_are_rejected(self):
         out = self.path("argmax")

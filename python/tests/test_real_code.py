@@ -4,7 +4,6 @@ on coordinates in the [1, N, 2] layout of INR code, derivative helpers written t
 `if torch.any(torch.isnan(h))` guard), float32 models, and the autograd walk on the same
 layout with a divergence that starts from the number 0. The models are written for these
 tests. Each bundle passes `inrarch eval --check` at its default tolerance."""
-import inspect
 import math
 import os
 import subprocess
@@ -13,7 +12,7 @@ import warnings
 import torch
 from torch import nn
 
-from tests.util import TmpDirTest, eval_check, need_bin, run_bin
+from tests.util import TmpDirTest, eval_check, line_of, need_bin, run_bin
 from inrarch_torch import ExportError, SpecializationWarning, export, export_autograd
 
 
@@ -92,15 +91,6 @@ def coords(points, seed):
     """[1, points, 2] coordinates in [-1, 1], float32 as a data loader gives them."""
     gen = torch.Generator().manual_seed(seed)
     return torch.rand(1, points, 2, generator=gen) * 2 - 1
-
-
-def line_of(fn, text):
-    """(file, line) of the first line of fn's source containing text."""
-    lines, first = inspect.getsourcelines(fn)
-    for k, line in enumerate(lines):
-        if text in line:
-            return inspect.getsourcefile(fn), first + k
-    raise AssertionError(f"{text!r} not in {fn.__name__}")
 
 
 HESSIAN_NET = SineNet(width=16, hidden=1, n_out=1, seed=1)

@@ -2,6 +2,7 @@
 derivatives in Taylor mode, and the bundle's reference comes from PyTorch autograd, so
 `eval --check` compares two independent implementations. Held-out models: a tanh PINN's
 Laplacian and a 3-input network's partials up to order 3."""
+import copy
 import json
 import os
 
@@ -79,6 +80,59 @@ class TaylorExportTest(TmpDirTest):
         self.assertIn({"name": "q_d1_1_1", "of": "q", "alpha": [1, 1, 1]}, request)
         eval_check(self, out)
 
+    def test_heat_residual_is_one_signed_output(self):
+        """u_t - 0.1 u_xx of a tanh PINN u(x, t) as one request, against autograd written
+        out here (nested reverse mode)."""
+        inputs, params = setup([2, 24, 24, 1], 12, seed=4)
+        request = [{"name": "heat", "of": "u",
+                    "terms": [{"alpha": [0, 1], "scale": 1}, {"alpha": [2, 0], "scale": -0.1}]}]
+        out = self.path("heat")
+        export_derivatives(tanh_pinn, inputs, params, out, order=2, request=request)
+        eval_check(self, out)   # Taylor mode (C++) against the autograd reference
+        x = inputs["x"].clone().requires_grad_(True)
+        u = tanh_pinn({"x": x}, params)["u"]
+        g = torch.autograd.grad(u.sum(), x, create_graph=True)[0]
+        u_xx = torch.autograd.grad(g[:, 0].sum(), x, create_graph=True)[0][:, 0]
+        want = (g[:, 1] - 0.1 * u_xx).detach().numpy()
+        got = read_npy_dir(os.path.join(out, "reference"))["heat"]
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+        self.assertGreater(np.abs(want).max(), 1e-3)
+
+    def test_batch_of_one_coordinates(self):
+        """SIREN's [1, N, 2] coordinates and a float32 nn.Module: derived on the N rows."""
+        torch.manual_seed(6)
+        net = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1))
+
+        def field(inputs, params):
+            return {"y": net(inputs["coords"])}
+        coords = torch.rand(1, 8, 2) * 2 - 1
+        request = [{"name": "lap", "of": "y", "alpha": [[2, 0], [0, 2]], "index": 0}]
+        out = self.path("siren")
+        export_derivatives(field, {"coords": coords}, {}, out, wrt="coords", order=2,
+                           request=request)
+        eval_check(self, out)
+        with open(os.path.join(out, "graph.json")) as f:
+            nodes = json.load(f)["nodes"]
+        self.assertIn([8, 2], [n["shape"] for n in nodes if n["op"] == "input"])
+        x = coords.double().requires_grad_(True)
+        y = copy.deepcopy(net).double()(x)[..., 0]
+        g = torch.autograd.grad(y.sum(), x, create_graph=True)[0]
+        lap = sum(torch.autograd.grad(g[..., j].sum(), x, create_graph=True)[0][..., j]
+                  for j in range(2))
+        got = read_npy_dir(os.path.join(out, "reference"))["lap"]
+        self.assertEqual(got.shape, (1, 8))      # y[..., 0] of the [1, 8, 1] output
+        np.testing.assert_allclose(got, lap.detach().numpy(), rtol=1e-12, atol=1e-14)
+        self.assertEqual(net[0].weight.dtype, torch.float32)
+
+    def test_batch_of_one_whose_points_interact_is_refused(self):
+        def centred(inputs, params):
+            y = torch.tanh(inputs["coords"] @ params["w"])
+            return {"y": y - y.mean(dim=1, keepdim=True)}    # mixes the N points
+        with self.assertRaisesRegex(ExportError, "output 'y' .* its points are not independent"):
+            export_derivatives(centred, {"coords": torch.rand(1, 6, 2)}, {"w": torch.rand(2, 3)},
+                               self.path("mixed"), wrt="coords")
+        self.assertFalse(os.path.exists(self.path("mixed")))
+
     def test_a_wrong_request_is_the_derive_error(self):
         inputs, params = setup([3, 8, 8, 1], 4, seed=3)
         with self.assertRaisesRegex(ExportError, "summing to at most the order 1"):
@@ -87,6 +141,8 @@ class TaylorExportTest(TmpDirTest):
         self.assertFalse(os.path.exists(self.path("bad")))
         with self.assertRaisesRegex(ExportError, "'t' must be an input"):
             export_derivatives(tanh_pinn, inputs, params, self.path("bad"), wrt="t")
+        with self.assertRaisesRegex(ExportError, r"'x' must be an input .* got \[2, 4, 3\]"):
+            export_derivatives(tanh_pinn, {"x": torch.rand(2, 4, 3)}, params, self.path("bad"))
 
     def test_insp_orders_one_to_three_equal_pytorchs_insp(self):
         """Only the SIREN is traced; its Taylor derivatives equal INSP's own PyTorch code."""

@@ -1,6 +1,7 @@
 """Shared helpers of the Python tests: the C++ binary (env INRARCH_BIN, default
 build/inrarch) and scratch folders. Tests that need the binary skip, saying so, when it is
 absent."""
+import inspect
 import json
 import os
 import shutil
@@ -67,6 +68,15 @@ def compile_hls(test, bundle, out, number_type):
         return rc, log, None
     with open(path) as f:
         return rc, log, json.load(f).get("verification")
+
+
+def line_of(fn, text):
+    """(file, line) of the first line of fn's source containing text."""
+    lines, first = inspect.getsourcelines(fn)
+    for k, line in enumerate(lines):
+        if text in line:
+            return inspect.getsourcefile(fn), first + k
+    raise AssertionError(f"{text!r} not in {fn.__name__}")
 
 
 def run_module(*args):

@@ -39,10 +39,17 @@ NodeId wrt_input(const Graph& g, const TaylorSpec& spec) {
 void check_request(const Graph& g, const MultiIndexSet& mi, const DerivativeRequest& r) {
   const NodeId f = find_output(g, r.of);
   if (f == ir::kNoNode) throw Error(fmt::format("taylor: output \"{}\" of request \"{}\" does not exist", r.of, r.name));
-  for (const MultiIndex& alpha : r.terms())
-    if (mi.find(alpha) < 0)
+  if (!r.weights.empty() && r.weights.size() != r.plus.size() + 1)
+    throw Error(fmt::format("taylor: request \"{}\": {} weights for {} terms", r.name, r.weights.size(),
+                            r.plus.size() + 1));
+  for (const Term& term : r.terms()) {
+    if (mi.find(term.alpha) < 0)
       throw Error(fmt::format("taylor: request \"{}\": multi-index {} needs {} entries >= 0 summing to at most the order {}",
-                              r.name, multi_index_str(alpha), mi.variables(), mi.order()));
+                              r.name, multi_index_str(term.alpha), mi.variables(), mi.order()));
+    if (!std::isfinite(term.weight))
+      throw Error(fmt::format("taylor: request \"{}\": the scale of term {} is not finite", r.name,
+                              multi_index_str(term.alpha)));
+  }
   const ir::Shape& s = g.shape(f);
   if (r.index && (s.empty() || *r.index < 0 || *r.index >= s.back()))
     throw Error(fmt::format("taylor: request \"{}\": index {} out of range of {}'s last dimension ({})",
@@ -70,18 +77,18 @@ NodeId scaled(Graph& g, double k, NodeId node) {
   return k == 1.0 ? node : g.binary(Op::Mul, g.constant(k, g.shape(node)), node);
 }
 
-// scale · Σ_α α! f_α[..., index] (∂^α f = α! f_α: the jet holds normalized coefficients),
-// a zero coefficient adding nothing; all zero is a zero constant.
+// scale · Σ_α w_α α! f_α[..., index] (∂^α f = α! f_α: the jet holds normalized
+// coefficients), a zero coefficient adding nothing; all zero is a zero constant.
 NodeId finish(Graph& g, const JetTable& t, NodeId f, const DerivativeRequest& r) {
   const ir::Shape shape = g.shape(f);  // a copy: g grows below
   const MultiIndexSet& mi = t.mi;
   NodeId sum = ir::kNoNode;
-  for (const MultiIndex& alpha : r.terms()) {
-    const size_t a = static_cast<size_t>(mi.find(alpha));
+  for (const Term& term : r.terms()) {
+    const size_t a = static_cast<size_t>(mi.find(term.alpha));
     NodeId c = t.coef(f, a);
-    if (c == ir::kNoNode) continue;
+    if (c == ir::kNoNode || term.weight == 0.0) continue;
     if (r.index) c = g.select(c, static_cast<int64_t>(shape.size()) - 1, *r.index);
-    c = scaled(g, r.scale * mi.factorial(a), c);
+    c = scaled(g, r.scale * term.weight * mi.factorial(a), c);
     sum = sum == ir::kNoNode ? c : g.binary(Op::Add, sum, c);
   }
   if (sum != ir::kNoNode) return sum;

@@ -22,9 +22,17 @@
 
 namespace inrarch::autodiff {
 
-// One output of the derived graph: scale · (∂^α + Σ ∂^plus) of primal output `of`,
-// optionally only element `index` of its last dimension (INSP's y[..., c]). `plus` makes
-// sums of partials one output (a Laplacian: α = [2,0], plus = {[0,2]}).
+// One term of a request: weight · ∂^alpha.
+struct Term {
+  MultiIndex alpha;
+  double weight = 1.0;
+};
+
+// One output of the derived graph: scale · Σ_i w_i ∂^(α_i) of primal output `of` over the
+// terms α, plus..., optionally only element `index` of its last dimension (INSP's y[..., c]).
+// `plus` makes sums of partials one output (a Laplacian: α = [2,0], plus = {[0,2]});
+// `weights` (one per term, empty: all 1) signed, scaled ones (a heat residual u_t − κ u_xx:
+// α = [0,1], plus = {[2,0]}, weights = {1, −κ}).
 struct DerivativeRequest {
   std::string name;
   std::string of;
@@ -32,10 +40,11 @@ struct DerivativeRequest {
   std::optional<int64_t> index;
   double scale = 1.0;
   std::vector<MultiIndex> plus;
+  std::vector<double> weights;
 
-  std::vector<MultiIndex> terms() const {
-    std::vector<MultiIndex> t{alpha};
-    t.insert(t.end(), plus.begin(), plus.end());
+  std::vector<Term> terms() const {
+    std::vector<Term> t{{alpha, weights.empty() ? 1.0 : weights[0]}};
+    for (size_t i = 0; i < plus.size(); ++i) t.push_back({plus[i], weights.empty() ? 1.0 : weights.at(i + 1)});
     return t;
   }
 };
@@ -69,9 +78,10 @@ ir::Graph nested_reverse(const ir::Graph& g, const TaylorSpec& spec);
 // reference outputs evaluated on nested_reverse() (not on the Taylor graph itself).
 ir::Bundle derive_bundle(const ir::Bundle& primal, const TaylorSpec& spec, bool with_reference);
 
-// Requests from JSON: {"outputs": [{"name", "of", "alpha", "index"?, "scale"?}, ...]}, where
-// "alpha" is one multi-index [1,0] or several to add [[2,0],[0,2]]; `source` names the file
-// in errors.
+// Requests from JSON: {"outputs": [{"name", "of", "alpha" | "terms", "index"?, "scale"?}, ...]},
+// where "alpha" is one multi-index [1,0] or several to add [[2,0],[0,2]], and "terms" a
+// signed, scaled sum [{"alpha": [0,1], "scale": 1}, {"alpha": [2,0], "scale": -0.1}]
+// (docs/taylor.md "Requests"); `source` names the file in errors.
 std::vector<DerivativeRequest> requests_from_json(const nlohmann::json& j, const std::string& source);
 
 }  // namespace inrarch::autodiff

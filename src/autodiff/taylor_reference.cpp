@@ -41,8 +41,9 @@ NodeId reverse_request(Graph& g, NodeId x, const DerivativeRequest& r) {
   std::vector<NodeId> columns;
   for (int64_t c = 0; c < cols; ++c) {
     NodeId sum = ir::kNoNode;
-    for (const MultiIndex& alpha : r.terms()) {
-      const NodeId d = nested_grads(g, g.select(flat, 1, c), x, alpha);
+    for (const Term& term : r.terms()) {
+      NodeId d = nested_grads(g, g.select(flat, 1, c), x, term.alpha);
+      if (term.weight != 1.0) d = g.binary(Op::Mul, g.constant(term.weight, g.shape(d)), d);
       sum = sum == ir::kNoNode ? d : g.binary(Op::Add, sum, d);
     }
     columns.push_back(g.unsqueeze(sum, 1));
@@ -72,6 +73,37 @@ MultiIndex multi_index(const nlohmann::json& a, const std::string& where) {
     alpha.push_back(v.get<int>());
   }
   return alpha;
+}
+
+// "alpha": [1,0], or [[2,0],[0,2]] to add several.
+void read_alpha(const nlohmann::json& e, const std::string& where, DerivativeRequest& r) {
+  if (!e.contains("alpha") || !e["alpha"].is_array() || e["alpha"].empty())
+    throw Error(fmt::format("{}: \"alpha\" must be a multi-index [1,0] or a list of them [[2,0],[0,2]] "
+                            "(or give \"terms\")",
+                            where));
+  const bool several = e["alpha"][0].is_array();
+  for (const nlohmann::json& a : several ? e["alpha"] : nlohmann::json::array({e["alpha"]})) {
+    MultiIndex alpha = multi_index(a, where);
+    if (r.alpha.empty()) r.alpha = std::move(alpha);
+    else r.plus.push_back(std::move(alpha));
+  }
+}
+
+// "terms": [{"alpha": [0,1], "scale": 1}, {"alpha": [2,0], "scale": -0.1}], a signed sum.
+void read_terms(const nlohmann::json& e, const std::string& where, DerivativeRequest& r) {
+  if (e.contains("alpha")) throw Error(fmt::format("{}: give \"alpha\" or \"terms\", not both", where));
+  const nlohmann::json& terms = e["terms"];
+  if (!terms.is_array() || terms.empty())
+    throw Error(fmt::format("{}: \"terms\" must be a non-empty list of {{\"alpha\": [...], \"scale\": k}}", where));
+  for (size_t i = 0; i < terms.size(); ++i) {
+    const std::string at = fmt::format("{}: terms[{}]", where, i);
+    if (!terms[i].is_object() || !terms[i].contains("alpha"))
+      throw Error(fmt::format("{}: expected {{\"alpha\": [...], \"scale\": k}}", at));
+    MultiIndex alpha = multi_index(terms[i]["alpha"], at);
+    r.weights.push_back(terms[i].contains("scale") ? number(terms[i], "scale", at) : 1.0);
+    if (r.alpha.empty()) r.alpha = std::move(alpha);
+    else r.plus.push_back(std::move(alpha));
+  }
 }
 
 }  // namespace
@@ -104,14 +136,9 @@ std::vector<DerivativeRequest> requests_from_json(const nlohmann::json& j, const
     const std::string where = fmt::format("{}: outputs[{}]", source, i);
     if (!e.is_object()) throw Error(fmt::format("{}: expected an object", where));
     DerivativeRequest r{text(e, "name", where), text(e, "of", where), {}, std::nullopt, 1.0};
-    if (!e.contains("alpha") || !e["alpha"].is_array() || e["alpha"].empty())
-      throw Error(fmt::format("{}: \"alpha\" must be a multi-index [1,0] or a list of them [[2,0],[0,2]]", where));
-    const bool several = e["alpha"][0].is_array();
-    for (const nlohmann::json& a : several ? e["alpha"] : nlohmann::json::array({e["alpha"]})) {
-      MultiIndex alpha = multi_index(a, where);
-      if (r.alpha.empty()) r.alpha = std::move(alpha);
-      else r.plus.push_back(std::move(alpha));
-    }
+    if (e.contains("terms")) read_terms(e, where, r);
+    else read_alpha(e, where, r);
+
     if (e.contains("index")) {
       if (!e["index"].is_number_integer()) throw Error(fmt::format("{}: \"index\" must be an integer", where));
       r.index = e["index"].get<int64_t>();

@@ -71,9 +71,8 @@ void print_verification(const driver::CompileResult& r) {
              v.csim.text(), err, v.threaded.text(), v.trace.text(), v.project.text(),
              v.rtl.status == driver::SimResult::Status::NotRun ? "" : ", rtl " + v.rtl.text());
   if (v.csim.overflows > 0)
-    fmt::print("overflows: {} values out of the range of {} (first in {}): inputs outside the "
-               "range the exponents were chosen for (--input-range)\n",
-               v.csim.overflows, r.number_type, v.csim.first_overflow);
+    fmt::print("overflows: {} values out of the range of {} (first in {}): {}\n", v.csim.overflows,
+               r.number_type, v.csim.first_overflow, v.csim.overflow_cause);
   print_flags("", v.csim.overflow_flags, r.graph.outputs);
   print_flags("rtl: ", v.rtl.overflow_flags, r.graph.outputs);  // the RTL top's flag registers
   if (const auto& w = v.worst_column)

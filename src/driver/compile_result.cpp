@@ -36,6 +36,7 @@ SimResult sim_from_json(const json& v, const char* mode) {
   r.max_rel_error = number_at(m, "max_rel_error");
   r.overflows = m.value("overflows", int64_t{0});
   r.first_overflow = m.value("first_overflow", std::string());
+  r.overflow_cause = m.value("overflow_cause", std::string());
   // The C simulations list the flagged ports; the RTL run maps every port to its flag.
   if (auto f = m.find("overflow_flags"); f != m.end() && f->is_array())
     for (const json& port : *f)

@@ -21,6 +21,7 @@ struct SimResult {
   std::optional<double> max_abs_error, max_rel_error;  // only from a run that completed
   int64_t overflows = 0;       // values that left the number type's range
   std::string first_overflow;  // the process of the first one
+  std::string overflow_cause;  // an input outside the calibrated range, or the design's own value
   std::vector<std::string> overflow_flags;  // output ports whose hardware overflow flag is set
   // "PASS", "FAIL", "FAIL (deadlock)", "FAIL (out of time)", "skipped" or "not run".
   std::string text() const;

@@ -4,6 +4,8 @@
 // clear error with no output folder.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -86,6 +88,29 @@ TEST_F(DeriveCli, ALaplacianIsOneOutputEqualToItsTwoPartials) {
   EXPECT_EQ(run("eval " + path("d") + " --check --quiet").code, 1);
 }
 
+// A heat residual y_x1 − 0.1·y_x0x0 as one signed request: checked against nested reverse
+// mode, and equal to its two partials combined here.
+TEST_F(DeriveCli, ASignedScaledSumIsOneOutput) {
+  const std::string req = write("heat.json", R"({"outputs": [
+    {"name": "heat", "of": "y", "index": 0, "terms": [{"alpha": [0,1], "scale": 1}, {"alpha": [2,0], "scale": -0.1}]},
+    {"name": "dt", "of": "y", "alpha": [0,1], "index": 0},
+    {"name": "dxx", "of": "y", "alpha": [2,0], "index": 0}]})");
+  RunResult d = run("derive " + path("primal") + " --order 2 --request " + req + " -o " + path("d"));
+  ASSERT_EQ(d.code, 0) << d.output;
+  EXPECT_EQ(run("eval " + path("d") + " --check --quiet --rtol 1e-10").code, 0);
+  const inrarch::ir::Bundle b = inrarch::ir::load_bundle(dir_ / "d");
+  const auto& heat = b.reference.at("heat").data;
+  const auto& dt = b.reference.at("dt").data;
+  const auto& dxx = b.reference.at("dxx").data;
+  ASSERT_EQ(heat.size(), 6u);
+  double largest = 0;
+  for (size_t i = 0; i < heat.size(); ++i) {
+    EXPECT_NEAR(heat[i], dt[i] - 0.1 * dxx[i], 1e-12 * (1 + std::fabs(dt[i]))) << i;
+    largest = std::max(largest, std::fabs(0.1 * dxx[i]));
+  }
+  EXPECT_GT(largest, 1e-6);  // the second term is really there
+}
+
 TEST_F(DeriveCli, InspInTaylorModeChecksAgainstItsReverseModeReference) {
   RunResult m = run("model insp --mode taylor --order 2 --batch 4 --width 16 -o " + path("t"));
   ASSERT_EQ(m.code, 0) << m.output;
@@ -104,6 +129,11 @@ TEST_F(DeriveCli, BadRequestsAreOneClearErrorAndNoOutput) {
        "two requests are named \"a\""},
       {R"({"outputs": [{"name": "a", "of": "y", "alpha": [1,0], "index": 0.5}]})", "\"index\" must be an integer"},
       {R"({"outputs": )", "malformed JSON"},
+      {R"({"outputs": [{"name": "a", "of": "y", "alpha": [1,0], "terms": [{"alpha": [1,0]}]}]})",
+       "give \"alpha\" or \"terms\", not both"},
+      {R"({"outputs": [{"name": "a", "of": "y", "terms": [[1,0]]}]})", "outputs[0]: terms[0]: expected {\"alpha\""},
+      {R"({"outputs": [{"name": "a", "of": "y", "terms": [{"alpha": [1,0], "scale": "x"}]}]})",
+       "terms[0]: \"scale\" is not a number"},
       {R"([1, 2])", "expected {\"outputs\": [...]}"},
   };
   for (const auto& [text, message] : cases) {

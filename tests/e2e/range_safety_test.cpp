@@ -63,6 +63,12 @@ TEST(RangeSafety, InputsTenTimesTheRangeOverflowAndFail) {
   EXPECT_NE(out.output.find("csim FAIL"), std::string::npos) << out.output;
   EXPECT_NE(out.output.find("values out of the range of fixed<32,10>"), std::string::npos) << out.output;
   EXPECT_NE(out.output.find("overflow flag set on "), std::string::npos) << out.output;
+  // The cause is the inputs, and the fix a range that covers them.
+  EXPECT_NE(out.output.find("an input outside the calibrated range: the inputs span ["), std::string::npos)
+      << out.output;
+  EXPECT_NE(out.output.find("chosen for --input-range -1,1; give an --input-range that covers them"),
+            std::string::npos)
+      << out.output;
   v = verification(work / "out");
   for (const char* mode : {"csim", "threaded", "project"}) {
     EXPECT_FALSE(v[mode]["pass"].get<bool>()) << mode << " " << v;
@@ -81,6 +87,32 @@ TEST(RangeSafety, InputsTenTimesTheRangeOverflowAndFail) {
   auto own = inrarch::test::run_cli("compile " + (work / "b10").string() + " --no-mlir -q -o " +
                                     (work / "own").string());
   EXPECT_EQ(own.code, 0) << own.output;
+  fs::remove_all(work);
+}
+
+// y = 1000 x on x in [-1, 1): the output port carries true values, and 1000 is beyond
+// fixed<32,10>'s 512 on the very inputs the exponents were chosen on. The message says the
+// design's own value outgrew its format, names the process, and does not send the user to
+// --input-range.
+TEST(RangeSafety, AValueInsideTheDesignThatOutgrowsItsFormatIsNamedAsSuch) {
+  using namespace inrarch;
+  const fs::path work = fs::temp_directory_path() / ("inrarch_range_inside_" + std::to_string(getpid()));
+  fs::remove_all(work);
+  ir::Graph g("scaled");
+  const ir::NodeId x = g.input("x", {8, 2});
+  g.add_output("y", g.binary(ir::Op::Mul, g.constant(1000.0, {8, 2}), x));
+  Tensor t({8, 2});
+  for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = -1.0 + 0.125 * static_cast<double>(i);
+  ir::save_bundle(ir::Bundle{g, {{"x", t}}, {}, {}}, work / "b");
+  auto out = test::run_cli("compile " + (work / "b").string() + " --no-mlir -q -o " + (work / "out").string());
+  EXPECT_EQ(out.code, 2) << out.output;
+  EXPECT_NE(out.output.find("a value inside the design outgrew its format: process "), std::string::npos)
+      << out.output;
+  EXPECT_NE(out.output.find("left the range of fixed<32,10> (|v| < 2^9) on the bundle's own inputs"),
+            std::string::npos)
+      << out.output;
+  EXPECT_NE(out.output.find("widen the integer bits (--type fixed<34,12>)"), std::string::npos) << out.output;
+  EXPECT_EQ(out.output.find("give an --input-range"), std::string::npos) << out.output;
   fs::remove_all(work);
 }
 

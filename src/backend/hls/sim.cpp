@@ -12,8 +12,10 @@
 // compared in the same form, its delays dropped (C simulation has no cycles).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "backend/hls/hls.h"
@@ -115,6 +117,39 @@ std::vector<Runs> read_trace(const fs::path& file, size_t processes) {
   return out;
 }
 
+// The smallest and largest input value the run streams (data/in_*.bin, doubles).
+std::optional<std::pair<double, double>> input_span(const fs::path& data) {
+  std::optional<std::pair<double, double>> span;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(data, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("in_", 0) != 0 || e.path().extension() != ".bin") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    for (double v; in.read(reinterpret_cast<char*>(&v), sizeof v);)
+      span = span ? std::pair{std::min(span->first, v), std::max(span->second, v)} : std::pair{v, v};
+  }
+  return span;
+}
+
+// Why values overflowed, and the fix for it (docs/hls.md "Range safety"). The exponents were
+// chosen on the bundle's own inputs, or on samples of --input-range: inputs outside that
+// range are the input's fault; otherwise a value inside the design outgrew its format.
+std::string overflow_cause(const HlsOptions& opt, const fs::path& dir, const std::string& first) {
+  const auto span = input_span(dir / "data");
+  const auto& range = opt.input_range;
+  if (range && span && (span->first < range->first || span->second > range->second))
+    return fmt::format("an input outside the calibrated range: the inputs span [{:.6g}, {:.6g}], the "
+                       "exponents were chosen for --input-range {},{}; give an --input-range that covers them",
+                       span->first, span->second, range->first, range->second);
+  const std::string on = range ? fmt::format("inputs within --input-range {},{}", range->first, range->second)
+                               : std::string("the bundle's own inputs, which its exponents were chosen on");
+  const NumberType& t = opt.type;
+  return fmt::format("a value inside the design outgrew its format: process {} left the range of {} "
+                     "(|v| < 2^{}) on {}, so --input-range cannot help; widen the integer bits "
+                     "(--type fixed<{},{}>)",
+                     first, t.name(), t.int_bits - 1, on, t.width + 2, t.int_bits + 2);
+}
+
 }  // namespace
 
 nlohmann::json check_trace(const dataflow::Design& d, const fs::path& trace_file) {
@@ -174,11 +209,12 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
     std::string outs;
     for (const auto& o : res.value("overflow_flags", nlohmann::json::array()))
       outs += (outs.empty() ? "" : ", ") + o.get<std::string>();
+    out["overflow_cause"] = overflow_cause(opt, dir, out["first_overflow"].get<std::string>());
     out["error"] = fmt::format("{} values overflowed {} (first in {}), saturated; the top's "
-                               "overflow_flag is {}{}: inputs outside the range the exponents were "
-                               "chosen for (compile --input-range)",
+                               "overflow_flag is {}{}: {}",
                                n, opt.type.name(), out["first_overflow"].get<std::string>(),
-                               flag ? 1 : 0, outs.empty() ? "" : " (" + outs + ")");
+                               flag ? 1 : 0, outs.empty() ? "" : " (" + outs + ")",
+                               out["overflow_cause"].get<std::string>());
   };
   auto failure = [&](const nlohmann::json& res, int rc) -> std::string {
     if (res.value("out_of_time", false))

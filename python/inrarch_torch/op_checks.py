@@ -1,0 +1,63 @@
+"""What the exporter refuses before writing a bundle, beyond the op names of aten_ops.txt
+(docs/pytorch.md "Unsupported ops").
+
+- REWRITES: for an unsupported op, a rewrite into supported ops where an exact one exists
+  (the error quotes it). A row here is only read for an op aten_ops.txt does not list, so
+  once the importer maps an op its row is unused, never wrong.
+- ARGUMENT_CHECKS: ops the importer maps only for some arguments. Each check mirrors the
+  importer's rule (src/frontend/aten_rules*.cpp) and returns what it refuses, or None; when
+  the importer maps more, its check is relaxed here (or its row removed).
+"""
+import math
+
+import torch
+
+REWRITES = {
+    "sqrt": "torch.exp(0.5 * torch.log(x)) for x > 0",
+    "rsqrt": "torch.exp(-0.5 * torch.log(x)) for x > 0",
+    "abs": "torch.relu(x) + torch.relu(-x)",
+    "silu": "x * torch.sigmoid(x)",
+    "leaky_relu": "torch.relu(x) - slope * torch.relu(-x)",
+    "clamp_min": "a + torch.relu(x - a) for torch.clamp(x, min=a)",
+    "maximum": "torch.where(a > b, a, b)",
+    "minimum": "torch.where(a < b, a, b)",
+    "tan": "torch.sin(x) / torch.cos(x)",
+    "sinh": "(torch.exp(x) - torch.exp(-x)) / 2",
+    "cosh": "(torch.exp(x) + torch.exp(-x)) / 2",
+    "expm1": "torch.exp(x) - 1",
+    "log1p": "torch.log(1 + x)",
+    "mse_loss": "((a - b) ** 2).mean()",
+    "_softmax": "e = torch.exp(x); e / e.sum(dim, keepdim=True)",
+}
+
+# The importer's pow (aten_rules_math.cpp): a tensor to an integer power in [-16, 16].
+POW_EXPONENT_LIMIT = 16
+
+
+def _pow(args, kwargs):
+    base = args[0] if args else kwargs.get("self")
+    exponent = args[1] if len(args) > 1 else kwargs.get("exponent")
+    if not isinstance(base, torch.fx.Node):
+        return "a number raised to a tensor power is not supported"
+    if isinstance(exponent, torch.fx.Node):
+        return "a tensor exponent is not supported (only integers in [-16, 16])"
+    e = float(exponent)
+    if not math.isfinite(e) or e != round(e) or abs(e) > POW_EXPONENT_LIMIT:
+        return (f"exponent {exponent!r} is not supported (only integers in "
+                f"[-{POW_EXPONENT_LIMIT}, {POW_EXPONENT_LIMIT}])")
+    return None
+
+
+ARGUMENT_CHECKS = {"pow": _pow}
+
+
+def refusal(base, args, kwargs):
+    """Why the importer would refuse op `base` with these arguments, or None."""
+    check = ARGUMENT_CHECKS.get(base)
+    return check(args, kwargs) if check is not None else None
+
+
+def rewrite_hint(base):
+    """'; rewrite it as ...' for an unsupported op with a known rewrite, else ''."""
+    hint = REWRITES.get(base)
+    return f"; rewrite it as {hint}" if hint else ""

@@ -1,5 +1,6 @@
 # INR-Arch: the two commands of the README, plus bench.
-#   make run    install what is missing, build, compile the built-in benchmark and verify it
+#   make run    install what is missing, build the tool (not the tests), compile the built-in
+#               benchmark and verify it
 #   make test   install what is missing, build (normal + ASan/UBSan), run every test
 #   make bench  build and run the benchmark programs in bench/
 #   make bench-pytorch  the design against PyTorch on the CPU: docs/benchmarks.md and its plots
@@ -29,7 +30,9 @@ build: deps $(BUILD)/build.ninja
 build-asan: deps $(ASAN)/build.ninja
 	cmake --build $(ASAN) --target inrarch_tests inrarch
 
-run: build
+# The tool alone: it finds the kernel library through build/share (a link cmake makes).
+run: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) --target inrarch
 	$(BUILD)/inrarch model insp --order 1 --batch 64 -o out/insp-order1-batch64-bundle
 	$(BUILD)/inrarch eval out/insp-order1-batch64-bundle --check --quiet
 	$(BUILD)/inrarch compile --builtin insp --order 1 --batch 64 -o $(RUN_OUT)

@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
               (long long)batch, (long long)width, r.design.processes.size(), r.design.streams.size(),
               r.report["analysis"]["rows_analysed"].dump().c_str());
   auto t0 = std::chrono::steady_clock::now();
-  const nlohmann::json data = driver::report_data(r.graph, r.design, r.report);
+  const nlohmann::json data = driver::report_data(r.graph, r.design, driver::report_inputs(r.design, r.analysis, r.sized));
   const double data_s = seconds_since(t0);
   const std::string text = data.dump();
   t0 = std::chrono::steady_clock::now();

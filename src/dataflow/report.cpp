@@ -23,29 +23,60 @@ json design_json(const Design& d) {
           {"mm_par_by_kernel", par}};
 }
 
+Analysis analysis_of(const EventGraph& eg, const Resolution& r, int64_t peak_latency) {
+  Analysis a;
+  a.deadlock_free = !r.deadlock;
+  if (!r.deadlock) a.latency_cycles = r.latency;
+  a.peak_latency_cycles = peak_latency;
+  a.events = eg.events();
+  a.fifo_ops = eg.fifo_ops();
+  return a;
+}
+
+Analysis analysis_of(const RowAnalysis& final, const RowAnalysis& peak) {
+  Analysis a;
+  a.deadlock_free = !final.deadlock;
+  if (!final.deadlock) a.latency_cycles = final.latency;
+  a.peak_latency_cycles = peak.latency;
+  a.events = final.events;
+  a.fifo_ops = final.fifo_ops;
+  a.rows = Analysis::Rows{final.rows, final.exact, final.note};
+  a.prefix = Analysis::Prefix{final.rows_analysed, {}, {}, {}};
+  if (!final.exact && !final.deadlock) {
+    a.prefix->period_cycles = final.period;
+    a.prefix->period_rows = final.period_rows;
+    a.prefix->fill_cycles = final.fill;
+  }
+  return a;
+}
+
+json analysis_json(const Analysis& a) {
+  auto or_null = [](const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); };
+  json j = {{"deadlock_free", a.deadlock_free},
+            {"peak_latency_cycles", a.peak_latency_cycles},
+            {"latency_cycles", or_null(a.latency_cycles)},
+            {"events", a.events},
+            {"fifo_ops", a.fifo_ops}};
+  if (a.rows) {
+    j["rows"] = or_null(a.rows->rows);
+    j["exact"] = a.rows->exact;
+    j["why_exact"] = a.rows->why_exact;
+  }
+  if (a.prefix) {
+    j["rows_analysed"] = a.prefix->rows_analysed;
+    j["period_cycles"] = or_null(a.prefix->period_cycles);
+    j["period_rows"] = or_null(a.prefix->period_rows);
+    j["fill_cycles"] = or_null(a.prefix->fill_cycles);
+  }
+  return j;
+}
+
 json analysis_json(const EventGraph& eg, const Resolution& r, int64_t peak_latency) {
-  return {{"deadlock_free", !r.deadlock},
-          {"peak_latency_cycles", peak_latency},
-          {"latency_cycles", r.deadlock ? json(nullptr) : json(r.latency)},
-          {"events", eg.events()},
-          {"fifo_ops", eg.fifo_ops()}};
+  return analysis_json(analysis_of(eg, r, peak_latency));
 }
 
 json rows_analysis_json(const RowAnalysis& final, const RowAnalysis& peak) {
-  auto or_null = [](bool known, int64_t v) { return known ? json(v) : json(nullptr); };
-  bool periodic = !final.exact && !final.deadlock;
-  return {{"deadlock_free", !final.deadlock},
-          {"peak_latency_cycles", peak.latency},
-          {"latency_cycles", or_null(!final.deadlock, final.latency)},
-          {"rows", final.rows},
-          {"rows_analysed", final.rows_analysed},
-          {"exact", final.exact},
-          {"why_exact", final.note},
-          {"period_cycles", or_null(periodic, final.period)},
-          {"period_rows", or_null(periodic, final.period_rows)},
-          {"fill_cycles", or_null(periodic, final.fill)},
-          {"events", final.events},
-          {"fifo_ops", final.fifo_ops}};
+  return analysis_json(analysis_of(final, peak));
 }
 
 json deadlock_json(const Design& d, const Resolution& r) {
@@ -105,8 +136,14 @@ json usage_json(const Usage& u) {
   return {{"dsp", u.dsp}, {"bram18k", u.bram18k}, {"uram", u.uram}, {"lut", u.lut}, {"ff", u.ff}};
 }
 
-json resources_json(const ResourceReport& r, const Part& part, const Budget& b) {
+Utilisation utilisation(const Usage& t, const Part& part) {
   auto frac = [](int64_t used, int64_t total) { return total > 0 ? double(used) / double(total) : 0.0; };
+  return {frac(t.dsp, part.dsp), frac(t.bram18k, part.bram18k), frac(t.uram, part.uram), frac(t.lut, part.lut),
+          frac(t.ff, part.ff)};
+}
+
+json resources_json(const ResourceReport& r, const Part& part, const Budget& b) {
+  const Utilisation u = utilisation(r.total, part);
   json by_kind = json::object();
   for (const auto& [kind, u] : r.by_kind) by_kind[kind] = usage_json(u);
   int64_t in_uram = 0;
@@ -116,11 +153,7 @@ json resources_json(const ResourceReport& r, const Part& part, const Budget& b) 
                     {"ff", part.ff}, {"clock_mhz", part.clock_mhz}}},
           {"budget", {{"dsp", b.dsp}, {"bram", b.bram}, {"uram", b.uram}, {"lut", b.lut}, {"ff", b.ff}}},
           {"total", usage_json(r.total)},
-          {"utilisation", {{"dsp", frac(r.total.dsp, part.dsp)},
-                           {"bram18k", frac(r.total.bram18k, part.bram18k)},
-                           {"uram", frac(r.total.uram, part.uram)},
-                           {"lut", frac(r.total.lut, part.lut)},
-                           {"ff", frac(r.total.ff, part.ff)}}},
+          {"utilisation", {{"dsp", u.dsp}, {"bram18k", u.bram18k}, {"uram", u.uram}, {"lut", u.lut}, {"ff", u.ff}}},
           {"by_kind", by_kind},
           {"fits", r.fits},
           {"over", r.over.empty() ? json(nullptr) : json(r.over)},
@@ -129,14 +162,22 @@ json resources_json(const ResourceReport& r, const Part& part, const Budget& b) 
           {"arrays_in_uram", in_uram}};
 }
 
-json floor_json(const Design& d, const Part& part, const Arith& arith, int64_t latency) {
-  int64_t mults = count_multiplies(d);
-  int64_t floor = floor_cycles(mults, part, arith);
-  return {{"multiplies", mults},
-          {"dsp_per_multiply", dsp_per_multiply(arith)},
-          {"multiplies_per_cycle", part.dsp / std::max<int64_t>(1, dsp_per_multiply(arith))},
-          {"cycles", floor},
-          {"latency_over_floor", floor > 0 ? double(latency) / double(floor) : 0.0}};
+Floor floor_of(const Design& d, const Part& part, const Arith& arith, int64_t latency) {
+  Floor f;
+  f.multiplies = count_multiplies(d);
+  f.cycles = floor_cycles(f.multiplies, part, arith);
+  f.dsp_per_multiply = dsp_per_multiply(arith);
+  f.multiplies_per_cycle = part.dsp / std::max<int64_t>(1, f.dsp_per_multiply);
+  f.latency_over_floor = f.cycles > 0 ? double(latency) / double(f.cycles) : 0.0;
+  return f;
+}
+
+json floor_json(const Floor& f) {
+  return {{"multiplies", f.multiplies},
+          {"dsp_per_multiply", f.dsp_per_multiply},
+          {"multiplies_per_cycle", f.multiplies_per_cycle},
+          {"cycles", f.cycles},
+          {"latency_over_floor", f.latency_over_floor}};
 }
 
 json dse_json(const DseResult& r) {

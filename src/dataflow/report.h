@@ -2,6 +2,10 @@
 // `compile`.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "dataflow/dse.h"
@@ -16,14 +20,37 @@ namespace inrarch::dataflow {
 //  "kernel_buffer_bits", "rom_bits", "mm_par_by_kernel": {kernel: P}}
 nlohmann::json design_json(const Design& d);
 
-// {"deadlock_free", "peak_latency_cycles", "latency_cycles" (null on deadlock), "events",
-//  "fifo_ops"}; `r` is the resolve at the design's depths, peak the all-unbounded latency.
-nlohmann::json analysis_json(const EventGraph& eg, const Resolution& r, int64_t peak_latency);
+// The analysis section, typed: what the compile flow reads, and what analysis_json writes.
+struct Analysis {
+  bool deadlock_free = false;
+  std::optional<int64_t> latency_cycles;  // none on a deadlock
+  int64_t peak_latency_cycles = 0;
+  int64_t events = 0, fifo_ops = 0;       // of the graph resolved
+  // How the batch was analysed: written by a prefix analysis and by the compile flow.
+  struct Rows {
+    std::optional<int64_t> rows;  // the batch (none: rows not independent)
+    bool exact = true;            // every beat resolved
+    std::string why_exact;
+  };
+  std::optional<Rows> rows;
+  // A prefix analysis (periodic.h): latency = fill + floor((rows - 1) / period_rows) x
+  // period; the three are none when exact or deadlocked.
+  struct Prefix {
+    int64_t rows_analysed = 0;
+    std::optional<int64_t> period_cycles, period_rows, fill_cycles;
+  };
+  std::optional<Prefix> prefix;
+};
 
-// The same section for B rows analysed on a prefix (periodic.h), plus {"rows",
-// "rows_analysed", "exact", "period_cycles", "period_rows", "fill_cycles", "why_exact"}:
-// latency_cycles is fill + floor((rows - 1) / period_rows) * period; events and fifo_ops
-// are the prefix's.
+// `r` is the resolve at the design's depths, peak the all-unbounded latency.
+Analysis analysis_of(const EventGraph& eg, const Resolution& r, int64_t peak_latency);
+// B rows analysed on a prefix: events and fifo_ops are the prefix's.
+Analysis analysis_of(const RowAnalysis& final, const RowAnalysis& peak);
+// {"deadlock_free", "peak_latency_cycles", "latency_cycles" (null on deadlock), "events",
+//  "fifo_ops"}, with rows: {"rows", "exact", "why_exact"}, with prefix: {"rows_analysed",
+//  "period_cycles", "period_rows", "fill_cycles"} (null when none).
+nlohmann::json analysis_json(const Analysis& a);
+nlohmann::json analysis_json(const EventGraph& eg, const Resolution& r, int64_t peak_latency);
 nlohmann::json rows_analysis_json(const RowAnalysis& final, const RowAnalysis& peak);
 
 // {"deadlock": bool, "latency_cycles": int|null, "cycle": [{"process", "step", "op",
@@ -44,8 +71,20 @@ nlohmann::json fifo_json(const Design& d, const SizingResult& s);
 nlohmann::json resources_json(const ResourceReport& r, const Part& part, const Budget& budget);
 nlohmann::json usage_json(const Usage& u);
 
+// The DSP-bound floor: ceil(multiplies / multiplies_per_cycle) cycles, and `latency` over it.
+struct Floor {
+  int64_t multiplies = 0, dsp_per_multiply = 0, multiplies_per_cycle = 0, cycles = 0;
+  double latency_over_floor = 0;
+};
+Floor floor_of(const Design& d, const Part& part, const Arith& arith, int64_t latency);
 // {"multiplies", "dsp_per_multiply", "multiplies_per_cycle", "cycles", "latency_over_floor"}
-nlohmann::json floor_json(const Design& d, const Part& part, const Arith& arith, int64_t latency);
+nlohmann::json floor_json(const Floor& f);
+
+// Fractions of the part a total uses (report.json's resources.utilisation).
+struct Utilisation {
+  double dsp = 0, bram18k = 0, uram = 0, lut = 0, ff = 0;
+};
+Utilisation utilisation(const Usage& total, const Part& part);
 
 // {"seconds", "targets_checked", "evaluations", "slowest_other_cycles", "target_cycles",
 //  "fits", "over", "mm_par": {kernel: P}, "front": [{target_cycles, latency_cycles, dsp,

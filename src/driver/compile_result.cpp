@@ -13,19 +13,15 @@ std::optional<double> number_at(const json& j, const char* key) {
   return it->get<double>();
 }
 
-template <class T>
-T value_at(const json& j, const char* section, const char* key, T fallback) {
-  auto s = j.find(section);
-  if (s == j.end() || !s->is_object()) return fallback;
-  auto it = s->find(key);
-  return it == s->end() || it->is_null() ? fallback : it->get<T>();
+SimResult sim_from_json(const json& v, const char* mode) {
+  auto it = v.find(mode);
+  return it == v.end() ? SimResult{} : sim_result_from_json(*it);
 }
 
-SimResult sim_from_json(const json& v, const char* mode) {
+}  // namespace
+
+SimResult sim_result_from_json(const json& m) {
   SimResult r;
-  auto it = v.find(mode);
-  if (it == v.end()) return r;
-  const json& m = *it;
   using S = SimResult::Status;
   if (m.contains("skipped")) r.status = S::Skipped;
   else if (m.value("pass", false)) r.status = S::Pass;
@@ -46,8 +42,6 @@ SimResult sim_from_json(const json& v, const char* mode) {
       if (set == true) r.overflow_flags.push_back(port);
   return r;
 }
-
-}  // namespace
 
 std::string SimResult::text() const {
   switch (status) {
@@ -70,39 +64,6 @@ Verification verification_from_json(const json& v) {
       r.worst_column = WorstColumn{w[0].value("output", std::string("?")), w[0].value("column", int64_t{-1}),
                                    number_at(w[0], "rel_error"), number_at(w[0], "max_abs_error")};
   }
-  return r;
-}
-
-CompileResult result_from_sections(const json& s, std::filesystem::path out_dir) {
-  CompileResult r;
-  r.out_dir = std::move(out_dir);
-  r.sections = s;
-  r.graph = {value_at(s, "graph", "name", std::string()), value_at(s, "graph", "outputs", int64_t{0}),
-             value_at(s, "graph", "op_nodes_imported", int64_t{0}),
-             value_at(s, "graph", "op_nodes_optimized", int64_t{0})};
-  r.design = {value_at(s, "design", "processes", int64_t{0}), value_at(s, "design", "streams", int64_t{0}),
-              value_at(s, "analysis", "deadlock_free", true)};
-  r.fifo.method = value_at(s, "fifo", "method", std::string());
-  if (s.contains("fifo") && s["fifo"].contains("latency_cycles") && s["fifo"]["latency_cycles"].is_number())
-    r.fifo.latency_cycles = s["fifo"]["latency_cycles"].get<int64_t>();
-  r.fifo.peak_latency_cycles = value_at(s, "fifo", "peak_latency_cycles", int64_t{0});
-  r.fifo.total_depth = value_at(s, "fifo", "total_depth", int64_t{0});
-  r.fifo.total_bits = value_at(s, "fifo", "total_bits", int64_t{0});
-  r.fifo.bram18k = value_at(s, "fifo", "bram18k", int64_t{0});
-  auto& p = r.performance;
-  p.floor_cycles = value_at(s, "floor", "cycles", int64_t{0});
-  p.latency_over_floor = value_at(s, "floor", "latency_over_floor", 0.0);
-  if (s.contains("resources")) {
-    const json& res = s["resources"];
-    const json u = res.value("utilisation", json::object());
-    p.part = res.contains("part") ? res["part"].value("name", std::string()) : "";
-    p.dsp = u.value("dsp", 0.0), p.bram18k = u.value("bram18k", 0.0), p.uram = u.value("uram", 0.0);
-    p.lut = u.value("lut", 0.0), p.ff = u.value("ff", 0.0);
-    p.fits = res.value("fits", true);
-    p.over = res.contains("over") && res["over"].is_string() ? res["over"].get<std::string>() : "";
-  }
-  r.number_type = value_at(s, "hls", "type", std::string());
-  if (s.contains("verification")) r.verification = verification_from_json(s["verification"]);
   return r;
 }
 

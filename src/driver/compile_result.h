@@ -46,8 +46,10 @@ struct Verification {
   }
 };
 
-// Reads hls::run_simulations' verification section.
+// Reads hls::run_simulations' verification section, and one mode's section of it (or
+// rtl::run_rtl's result).
 Verification verification_from_json(const nlohmann::json& v);
+SimResult sim_result_from_json(const nlohmann::json& mode);
 
 struct CompileResult {
   std::filesystem::path out_dir;
@@ -77,15 +79,12 @@ struct CompileResult {
   nlohmann::json sections = nlohmann::json::object();  // every other report section
 
   // report.json: `sections` with the typed figures written over their keys (the
-  // verification section is the simulations' own; `verification` is read from it).
+  // verification section is the simulations' own; `verification` is read from it). The
+  // flow sets the typed figures from its stages' typed results (driver/flow.cpp).
   nlohmann::json to_json() const;
   // 0, or 2 when the design failed its own verification (resources over budget are
   // reported, not fatal).
   int exit_code() const { return verification && verification->failed() ? 2 : 0; }
 };
-
-// The typed figures of report sections as the stages write them (the inverse of to_json
-// for those figures).
-CompileResult result_from_sections(const nlohmann::json& sections, std::filesystem::path out_dir);
 
 }  // namespace inrarch::driver

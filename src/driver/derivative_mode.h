@@ -22,8 +22,10 @@ struct ModeChoice {
 
 // "reverse" and "taylor" as named; "auto": the one whose optimized, lowered INSP graph at
 // this batch has fewer multiplies (reverse on a tie: INSP's own construction). Counting
-// builds, optimizes and lowers both graphs, without reference values (`model insp --order
-// 3` at width 256 takes 0.9 s in all). Throws inrarch::Error for other names.
+// builds, optimizes and lowers both graphs, without reference values, at the batch when it
+// is at most 2 x kSearchRows, else at kSearchRows and twice that, the count at the batch
+// following from the count per row (exact: every multiply is per row, or of derived
+// params): the cost does not grow with the batch. Throws inrarch::Error for other names.
 ModeChoice choose_insp_mode(const std::string& name, const autodiff::SirenSpec& spec, int order);
 
 }  // namespace inrarch::driver

@@ -49,6 +49,7 @@ struct FlowState {
   int64_t rows = 0;      // the batch when rows are independent (DataflowResult::rows)
   dataflow::Part part;
   hls::NumberType type;  // --type, or the precision stage's choice
+  CompileResult result;  // the typed figures, set by the stages from their typed results
 };
 
 void progress(const FlowState& s, const std::string& line) {
@@ -81,23 +82,19 @@ void frontend(FlowState& s) {
     s.bundle = frontend::load_bundle(o.bundle_dir);
   }
   const ir::Graph& g = s.bundle.graph;
-  s.report["graph"] = {{"name", g.name()},
-                       {"outputs", g.outputs().size()},
-                       {"nodes_imported", ir::live_nodes(g).size()},
-                       {"op_nodes_imported", ir::count_op_nodes(g)}};
+  const int64_t op_nodes = int64_t(ir::count_op_nodes(g));
+  s.result.graph = {g.name(), int64_t(g.outputs().size()), op_nodes, op_nodes};
+  s.report["graph"] = {{"nodes_imported", ir::live_nodes(g).size()}};
 }
 
 void optimize(FlowState& s) {
-  auto& graph = s.report["graph"];
   if (!s.opts.optimize) {
-    graph["op_nodes_optimized"] = graph["op_nodes_imported"];
-    graph["passes"] = nlohmann::json::array();
+    s.report["graph"]["passes"] = nlohmann::json::array();
   } else {
-    nlohmann::json pr = passes::pipeline_report(passes::optimize_bundle(s.bundle));
-    graph["op_nodes_optimized"] = pr["op_nodes_optimized"];
-    graph["passes"] = pr["passes"];
-    progress(s, fmt::format("optimized {} -> {} op nodes", graph["op_nodes_imported"].get<int64_t>(),
-                            pr["op_nodes_optimized"].get<int64_t>()));
+    const passes::PipelineResult pr = passes::optimize_bundle(s.bundle);
+    s.result.graph.op_nodes_optimized = int64_t(pr.op_nodes_after);
+    s.report["graph"]["passes"] = passes::pipeline_report(pr)["passes"];
+    progress(s, fmt::format("optimized {} -> {} op nodes", s.result.graph.op_nodes_imported, pr.op_nodes_after));
   }
   // The bundle the rest of the flow compiles (optimized graph, derived params), written
   // once its reference values are in (reference stage).
@@ -135,6 +132,22 @@ dataflow::Arith arith_of(const hls::NumberType& t) {
   return {dataflow::Arith::Fixed, t.width};
 }
 
+// The compile result's design, FIFO and performance figures, from the stage's typed result.
+void set_dataflow_figures(CompileResult& c, const dataflow::Design& d, const DataflowResult& r,
+                          const dataflow::Part& part) {
+  c.design = {int64_t(d.processes.size()), int64_t(d.streams.size()), r.analysis.deadlock_free};
+  const dataflow::SizingResult& z = r.sized;
+  c.fifo.method = dataflow::method_name(z.method);
+  if (!z.deadlock) c.fifo.latency_cycles = z.latency;
+  c.fifo.peak_latency_cycles = z.peak_latency;
+  c.fifo.total_depth = z.memory.total_depth;
+  c.fifo.total_bits = z.memory.fifo_bits;
+  c.fifo.bram18k = z.memory.bram18k;
+  const dataflow::Utilisation u = dataflow::utilisation(r.resources.total, part);
+  c.performance = {r.floor.cycles, r.floor.latency_over_floor, part.name, u.dsp, u.bram18k, u.uram, u.lut, u.ff,
+                   r.resources.fits, r.resources.over};
+}
+
 void dataflow_stage(FlowState& s) {
   DataflowPlan plan;
   plan.lower.block = s.opts.block;
@@ -156,26 +169,23 @@ void dataflow_stage(FlowState& s) {
   s.rows = r.rows;
   s.part = plan.part;
   for (const auto& [key, section] : r.report.items()) s.report[key] = section;
-  const auto& res = s.report["resources"];
+  set_dataflow_figures(s.result, *s.design, r, plan.part);
   progress(s, fmt::format("{} processes, {} streams; latency {} cycles (peak {}), {}",
                           s.design->processes.size(), s.design->streams.size(), r.sized.latency,
                           r.sized.peak_latency, r.sized.deadlock ? "DEADLOCK" : "deadlock-free"));
-  const auto& an = s.report["analysis"];
-  if (an.value("exact", true))
-    progress(s, fmt::format("analysed every beat ({})", an.value("why_exact", std::string())));
-  else
-    progress(s, fmt::format("analysed {} of {} rows: latency = {} cycles", an["rows_analysed"].get<int64_t>(),
-                            an["rows"].get<int64_t>(),
-                            dataflow::closed_form(an["fill_cycles"].get<int64_t>(), an["rows"].get<int64_t>(),
-                                                  an["period_cycles"].get<int64_t>(),
-                                                  an.value("period_rows", int64_t{1}))));
-  progress(s, fmt::format("{:.2f}x the DSP floor of {} cycles; {} {} the budget", 
-                          s.report["floor"]["latency_over_floor"].get<double>(),
-                          s.report["floor"]["cycles"].get<int64_t>(), plan.part.name,
-                          res["fits"].get<bool>() ? "within" : "OVER"));
+  const dataflow::Analysis& an = r.analysis;
+  if (!an.rows) throw Error("dataflow: the analysis does not say how the batch was analysed");
+  if (an.rows->exact)
+    progress(s, fmt::format("analysed every beat ({})", an.rows->why_exact));
+  else if (an.prefix && an.prefix->fill_cycles && an.rows->rows)
+    progress(s, fmt::format("analysed {} of {} rows: latency = {} cycles", an.prefix->rows_analysed, *an.rows->rows,
+                            dataflow::closed_form(*an.prefix->fill_cycles, *an.rows->rows, *an.prefix->period_cycles,
+                                                  *an.prefix->period_rows)));
+  progress(s, fmt::format("{:.2f}x the DSP floor of {} cycles; {} {} the budget", r.floor.latency_over_floor,
+                          r.floor.cycles, plan.part.name, r.resources.fits ? "within" : "OVER"));
 
   // OUT/activity.json: the design and its times, for `inrarch report` (driver/report_data.h).
-  write_report_data(s.out, s.bundle.graph, *s.design, s.report);
+  write_report_data(s.out, s.bundle.graph, *s.design, report_inputs(*s.design, r.analysis, r.sized));
 }
 
 // The narrowest fixed-point type within --max-error (driver/precision.h).
@@ -215,6 +225,7 @@ hls::HlsOptions hls_options(const FlowState& s) {
 void hls_stage(FlowState& s) {
   const hls::HlsOptions ho = hls_options(s);
   hls::emit_hls(*s.design, s.bundle, ho, s.out / "hls");
+  s.result.number_type = ho.type.name();
   s.report["hls"] = {{"folder", "hls"},   {"type", ho.type.name()}, {"top", ho.top},
                      {"part", ho.part},   {"clock_ns", ho.clock_ns},
                      {"pow2_scaling", ho.pow2_scaling && ho.type.kind == hls::NumberType::Fixed}};
@@ -234,6 +245,7 @@ void hls_stage(FlowState& s) {
                                             processes, kProjectCsimMaxProcesses)}};
   s.report["verification"] = v;
   const Verification typed = verification_from_json(v);
+  s.result.verification = typed;
   progress(s, fmt::format("csim {}, threaded {}, trace {}, project {}", typed.csim.text(),
                           typed.threaded.text(), typed.trace.text(), typed.project.text()));
 }
@@ -261,6 +273,8 @@ void rtl_flow_stage(FlowState& s) {
                             r.value("bit_exact", nlohmann::json()).dump(), r.value("cycles", nlohmann::json()).dump(),
                             r["model_cycles"].dump(), r.value("overflow_flag", false) ? ", overflow flag set" : ""));
     s.report["verification"]["rtl"] = r;
+    if (!s.result.verification) s.result.verification = Verification{};
+    s.result.verification->rtl = sim_result_from_json(r);
     j.erase("run");
   }
   s.report["rtl"] = j;
@@ -292,7 +306,9 @@ CompileResult compile(const CompileOptions& o) {
   if (o.emit_rtl) stage(s, "rtl", rtl_flow_stage);
 
   s.report["timings_ms"]["total"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-  CompileResult result = result_from_sections(s.report, o.out_dir);
+  CompileResult result = std::move(s.result);
+  result.out_dir = o.out_dir;
+  result.sections = std::move(s.report);
   write_file(s.out / "report.json", result.to_json().dump(2) + "\n");
   staging.commit();
   progress(s, fmt::format("wrote {}", o.out_dir.string()));

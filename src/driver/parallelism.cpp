@@ -28,7 +28,7 @@ struct Sized {
   Design design;
   SizingResult sized;
   ResourceReport resources;
-  nlohmann::json analysis;  // report.json's analysis section
+  Analysis analysis;
 };
 
 Sized lower_and_size(const ir::Graph& g, const LowerOptions& lo_in, const DataflowPlan& plan,
@@ -40,14 +40,12 @@ Sized lower_and_size(const ir::Graph& g, const LowerOptions& lo_in, const Datafl
   if (!rp.periodic) {
     EventGraph eg(s.design);
     s.sized = size_fifos(eg, so);
-    s.analysis = analysis_json(eg, s.sized.final, s.sized.peak_latency);
-    s.analysis["rows"] = rp.rows ? nlohmann::json(*rp.rows) : nlohmann::json(nullptr);
-    s.analysis["exact"] = true;
-    s.analysis["why_exact"] = rp.why_exact;
+    s.analysis = analysis_of(eg, s.sized.final, s.sized.peak_latency);
+    s.analysis.rows = Analysis::Rows{rp.rows, true, rp.why_exact};
   } else {
     RowSizing rs = size_fifos_rows(row_builder(g, lo), *rp.rows, so, plan.rows);
     s.sized = std::move(rs.sized);
-    s.analysis = rows_analysis_json(rs.final, rs.peak);
+    s.analysis = analysis_of(rs.final, rs.peak);
   }
   s.design.set_depths(s.sized.depths);
   s.resources = estimate_resources(s.design, s.sized.depths, plan.arith, capacity(plan.part, plan.budget));
@@ -172,12 +170,14 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
     // Same streams, slower kernels: the sized depths usually still hold (one resolve).
     s = lower_and_size(graph, lo, plan, rp, s.sized.depths);
   }
-  DataflowResult r{std::move(graph), std::move(s.design), std::move(s.sized), {}, rp.rows.value_or(0)};
+  Floor fl = floor_of(s.design, plan.part, plan.arith, s.sized.latency);
+  DataflowResult r{std::move(graph),      std::move(s.design),    std::move(s.sized), std::move(s.analysis),
+                   fl, std::move(s.resources), {}, rp.rows.value_or(0)};
   r.report["design"] = design_json(r.design);
-  r.report["analysis"] = std::move(s.analysis);
+  r.report["analysis"] = analysis_json(r.analysis);
   r.report["fifo"] = fifo_json(r.design, r.sized);
-  r.report["resources"] = resources_json(s.resources, plan.part, plan.budget);
-  r.report["floor"] = floor_json(r.design, plan.part, plan.arith, r.sized.latency);
+  r.report["resources"] = resources_json(r.resources, plan.part, plan.budget);
+  r.report["floor"] = floor_json(r.floor);
   r.report["dse"] = dse ? dse_json(*dse) : nlohmann::json::object();
   r.report["dse"]["enabled"] = dse.has_value();
   r.report["dse"]["merge_max_group"] = max_group;

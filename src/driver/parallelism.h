@@ -18,6 +18,7 @@
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/part.h"
 #include "dataflow/periodic.h"
+#include "dataflow/report.h"
 #include "dataflow/resources.h"
 #include "ir/graph.h"
 
@@ -43,7 +44,12 @@ struct DataflowResult {
   ir::Graph graph;  // the graph the design lowers: g, with shared-weight products merged
   dataflow::Design design;
   dataflow::SizingResult sized;
-  nlohmann::json report;  // report.json sections: design, analysis, fifo, resources, floor, dse
+  dataflow::Analysis analysis;  // at the sized depths, for the whole batch
+  dataflow::Floor floor;
+  dataflow::ResourceReport resources;  // at the sized depths
+  // report.json's sections design, analysis, fifo, resources, floor, dse, as written (the
+  // flow reads the typed fields above, never these).
+  nlohmann::json report;
   int64_t rows = 0;       // the batch when rows are independent (passes/rebatch.h), else 0
 };
 

@@ -15,6 +15,7 @@
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/report.h"
 #include "driver/rows.h"
+#include "support/error.h"
 #include "support/files.h"
 
 namespace inrarch::driver {
@@ -57,16 +58,16 @@ json processes_json(const ir::Graph& g, const Design& d) {
   return out;
 }
 
-// `set_by`: report.json's fifo.set_by ({stream: phase}; null when the depths were given).
+// `set_by`: per stream, the sizing phase ("" or none: not known, e.g. depths given).
 json streams_json(const Design& d, const std::vector<int64_t>& unbounded,
-                  const std::optional<std::vector<int64_t>>& paper, const json& set_by) {
+                  const std::optional<std::vector<int64_t>>& paper, const std::vector<std::string>& set_by) {
   json out = json::array();
   for (size_t s = 0; s < d.streams.size(); ++s) {
     const Stream& st = d.streams[s];
     json j = {{"name", st.name},         {"from", st.producer},       {"to", st.consumer},
               {"depth", depth_or_null(st.depth)}, {"unbounded", unbounded[s]}, {"bits", st.width_bits()}};
     if (paper) j["paper"] = (*paper)[s];
-    if (set_by.is_object() && set_by.contains(st.name)) j["set_by"] = set_by[st.name];
+    if (s < set_by.size() && !set_by[s].empty()) j["set_by"] = set_by[s];
     out.push_back(std::move(j));
   }
   return out;
@@ -113,17 +114,44 @@ json occupancy_json(const EventGraph& eg, const Activity& a, const std::vector<S
 }
 
 // The event graph whose times the report shows: the design itself, or at the prefix's rows.
-std::unique_ptr<EventGraph> resolved_graph(const ir::Graph& g, const Design& d, const json& analysis) {
-  if (analysis.value("exact", true)) return std::make_unique<EventGraph>(d);
-  const int64_t k = analysis.at("rows_analysed").get<int64_t>();
-  return std::make_unique<EventGraph>(row_builder(g, d.options)(k));
+std::unique_ptr<EventGraph> resolved_graph(const ir::Graph& g, const Design& d, const ReportInputs& in) {
+  if (!in.rows_analysed) return std::make_unique<EventGraph>(d);
+  return std::make_unique<EventGraph>(row_builder(g, d.options)(*in.rows_analysed));
+}
+
+std::optional<int64_t> optional_int(const json& j) {
+  return j.is_number_integer() ? std::optional<int64_t>(j.get<int64_t>()) : std::nullopt;
 }
 
 }  // namespace
 
-json report_data(const ir::Graph& g, const Design& d, const json& sections, const ReportDataOptions& opt) {
+ReportInputs report_inputs(const Design& d, const Analysis& a, const SizingResult& s) {
+  if (!a.rows) throw Error("report data: the analysis does not say how the batch was analysed");
+  ReportInputs in{a.rows->rows, std::nullopt, s.alpha, {}};
+  if (!a.rows->exact) {
+    if (!a.prefix) throw Error("report data: a prefix analysis without its rows analysed");
+    in.rows_analysed = a.prefix->rows_analysed;
+  }
+  for (size_t i = 0; i < d.streams.size() && i < s.set_by.size(); ++i)
+    in.set_by.push_back(size_t(s.set_by[i]) < s.history.size() ? s.history[s.set_by[i]].phase : "");
+  return in;
+}
+
+ReportInputs report_inputs(const Design& d, const json& sections) {
   const json& analysis = sections.at("analysis");
-  std::unique_ptr<EventGraph> eg = resolved_graph(g, d, analysis);
+  ReportInputs in;
+  in.rows = optional_int(analysis.value("rows", json(nullptr)));
+  if (!analysis.value("exact", true)) in.rows_analysed = analysis.at("rows_analysed").get<int64_t>();
+  const json fifo = sections.value("fifo", json::object());
+  in.alpha = fifo.value("alpha", in.alpha);
+  const json set_by = fifo.value("set_by", json::object());
+  for (const Stream& st : d.streams)
+    in.set_by.push_back(set_by.is_object() && set_by.contains(st.name) ? set_by[st.name].get<std::string>() : "");
+  return in;
+}
+
+json report_data(const ir::Graph& g, const Design& d, const ReportInputs& in, const ReportDataOptions& opt) {
+  std::unique_ptr<EventGraph> eg = resolved_graph(g, d, in);
   const std::vector<int64_t> depths = d.depths();
   eg->resolve(std::vector<int64_t>(d.streams.size(), kUnbounded));
   const std::vector<int64_t> unbounded = eg->observed_depths();
@@ -131,28 +159,27 @@ json report_data(const ir::Graph& g, const Design& d, const json& sections, cons
   if (eg->fifo_ops() <= opt.paper_fifo_ops) {
     SizingOptions so;
     so.method = FifoMethod::Paper;
-    if (sections.contains("fifo")) so.alpha = sections["fifo"].value("alpha", so.alpha);
+    so.alpha = in.alpha;
     paper = size_fifos(*eg, so).depths;
   }
   const Resolution r = eg->resolve(depths);
   const Activity a = process_activity(*eg, depths, opt.bins);
-  const bool prefix = !analysis.value("exact", true);
-  const json set_by = sections.contains("fifo") ? sections["fifo"].value("set_by", json()) : json();
-  json out = {{"rows", analysis.value("rows", json(nullptr))},
-              {"rows_shown", prefix ? analysis.at("rows_analysed") : analysis.value("rows", json(nullptr))},
-              {"prefix", prefix},
+  auto or_null = [](const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); };
+  json out = {{"rows", or_null(in.rows)},
+              {"rows_shown", or_null(in.rows_analysed ? in.rows_analysed : in.rows)},
+              {"prefix", in.rows_analysed.has_value()},
               {"latency_cycles", r.deadlock ? json(nullptr) : json(r.latency)},
               {"deadlock", deadlock_json(d, r)},
               {"processes", processes_json(g, d)},
-              {"streams", streams_json(d, unbounded, paper, set_by)},
+              {"streams", streams_json(d, unbounded, paper, in.set_by)},
               {"activity", activity_json(a)},
               {"occupancy", occupancy_json(*eg, a, occupancy_choice(d, r, unbounded, opt.occupancy_streams))}};
   return out;
 }
 
 void write_report_data(const std::filesystem::path& out_dir, const ir::Graph& g, const Design& d,
-                       const json& sections) {
-  write_file(out_dir / kActivityFile, report_data(g, d, sections).dump() + "\n");
+                       const ReportInputs& in) {
+  write_file(out_dir / kActivityFile, report_data(g, d, in).dump() + "\n");
 }
 
 }  // namespace inrarch::driver

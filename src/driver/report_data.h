@@ -12,10 +12,15 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "dataflow/design.h"
+#include "dataflow/fifo_sizing.h"
+#include "dataflow/report.h"
 #include "ir/graph.h"
 
 namespace inrarch::driver {
@@ -30,14 +35,26 @@ struct ReportDataOptions {
   int64_t paper_fifo_ops = 2'000'000;
 };
 
-// `g`: the graph the design lowers (its rows rebuilt for a prefix); `sections`: report.json
-// or analyze's JSON, of which `analysis` (exact, rows, rows_analysed) and `fifo.alpha` are
-// read. Keys: docs/report_html.md.
-nlohmann::json report_data(const ir::Graph& g, const dataflow::Design& d, const nlohmann::json& sections,
+// What the data file needs of the analysis and the FIFO sizing.
+struct ReportInputs {
+  std::optional<int64_t> rows;           // the batch (none: rows not independent)
+  std::optional<int64_t> rows_analysed;  // set when the analysis ran on a prefix of the rows
+  double alpha = dataflow::SizingOptions{}.alpha;  // fifo.alpha: of the paper's greedy column
+  std::vector<std::string> set_by;       // per stream, the sizing phase that last set its depth
+};
+
+// The compile flow's: from its typed analysis and sizing.
+ReportInputs report_inputs(const dataflow::Design& d, const dataflow::Analysis& a, const dataflow::SizingResult& s);
+// `inrarch report` and `analyze --report`'s: from report.json or analyze's JSON, of which
+// `analysis` (exact, rows, rows_analysed) and `fifo` (alpha, set_by) are read.
+ReportInputs report_inputs(const dataflow::Design& d, const nlohmann::json& sections);
+
+// `g`: the graph the design lowers (its rows rebuilt for a prefix). Keys: docs/report_html.md.
+nlohmann::json report_data(const ir::Graph& g, const dataflow::Design& d, const ReportInputs& in,
                            const ReportDataOptions& opt = {});
 
 // report_data written to out_dir/activity.json.
 void write_report_data(const std::filesystem::path& out_dir, const ir::Graph& g, const dataflow::Design& d,
-                       const nlohmann::json& sections);
+                       const ReportInputs& in);
 
 }  // namespace inrarch::driver

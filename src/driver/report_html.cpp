@@ -159,7 +159,7 @@ fs::path write_report_html(const fs::path& out, const fs::path& file) {
 
 void write_analysis_report_html(const fs::path& file, const ir::Graph& g, const dataflow::Design& d,
                                 const json& sections) {
-  const json data = report_data(g, d, sections);
+  const json data = report_data(g, d, report_inputs(d, sections));
   write_file_atomic(file, render_report_html(sections, data, "INR-Arch analysis: " + g.name()));
 }
 

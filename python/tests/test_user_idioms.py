@@ -2,7 +2,8 @@
 F.normalize of an SDF's gradient, an eikonal loss with .norm(dim=-1), mean curvature by
 sqrt and by ** -0.5, a Laplacian as the trace (torch.diagonal) of a Hessian, nn.SiLU and
 nn.GELU(approximate='tanh') networks, softplus(beta=100). Each exports and passes
-`inrarch eval --check` at its default tolerance; two compile with every C simulation."""
+`inrarch eval --check` at its default tolerance; two compile with every C simulation, and
+the SDF's normals go through the RTL bit-exact."""
 import json
 import os
 
@@ -10,7 +11,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from tests.util import TmpDirTest, eval_check, run_bin
+from tests.util import TmpDirTest, compile_rtl, eval_check, run_bin
 from inrarch_torch import export
 
 
@@ -60,6 +61,17 @@ class UserIdioms(TmpDirTest):
             eikonal = ((g.norm(dim=-1) - 1) ** 2).mean()
             return {"normals": normals, "eikonal": eikonal.reshape(1)}
         self.compile_csim(self.export_check(fn, sdf, "sdf"))
+
+    def test_sdf_normals_in_rtl(self):
+        """The square-root lanes of a user model: bit-exact with the C simulation."""
+        sdf = mlp(nn.Softplus(beta=100))
+
+        def fn(f, x):
+            g = gradient(f(x), x)
+            return {"normals": F.normalize(g, dim=-1), "gnorm": g.norm(dim=-1)}
+        report, rtl = compile_rtl(self, self.export_check(fn, sdf, "sdf_rtl"))
+        self.assertEqual(rtl["cycles"], rtl["model_cycles"])
+        self.assertLess(report["verification"]["csim"]["max_abs_error"], 1e-4)
 
     def test_mean_curvature_by_sqrt_and_by_power(self):
         sdf = mlp(nn.Softplus(beta=100), width=8)

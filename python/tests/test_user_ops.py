@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from tests.util import TmpDirTest, eval_check, run_bin
-from inrarch_torch import export
+from inrarch_torch import export, export_autograd
 
 TOL = "1e-12"
 
@@ -117,3 +117,18 @@ class Decompositions(TmpDirTest):
         rc, out = run_bin(self, "eval", self.path("erf"))
         self.assertNotEqual(rc, 0)
         self.assertIn("approximate='tanh'", out)
+
+
+class AutogradWalk(TmpDirTest):
+    def test_walk_rebuilds_the_new_ops(self):
+        """The paper's walk over grad_fn nodes of sqrt, rsqrt, abs, silu, tanh-gelu,
+        clamp_min and norm, and over sqrt's derivative, checked at 1e-12."""
+        x = signed(90).requires_grad_(True)
+        c = positive(91).requires_grad_(True)  # a param: the walk needs a leaf, not `+ 1.0`
+        r = torch.sqrt(x * x + c)
+        g = torch.autograd.grad(r.sum(), x, create_graph=True)[0]
+        outs = {"sqrt": r, "dsqrt": g, "rsqrt": torch.rsqrt(x * x + c), "abs": x.abs(),
+                "silu": F.silu(x), "gelu": F.gelu(x, approximate="tanh"),
+                "clamp": x.clamp_min(0.1), "norm": torch.norm(x, dim=1, keepdim=True)}
+        export_autograd(outs, {"x": x, "c": c}, self.path("walk"))
+        eval_check(self, self.path("walk"), rtol=TOL)

@@ -115,6 +115,7 @@ TEST(Autodiff, Tanh) { check_unary(Op::Tanh, Domain::Any); }
 TEST(Autodiff, Relu) { check_unary(Op::Relu, Domain::AwayFromZero); }
 TEST(Autodiff, Step) { check_unary(Op::Step, Domain::AwayFromZero); }
 TEST(Autodiff, Log) { check_unary(Op::Log, Domain::Positive); }
+TEST(Autodiff, Sqrt) { check_unary(Op::Sqrt, Domain::Positive); }
 TEST(Autodiff, Add) { check_binary(Op::Add, Domain::Any); }
 TEST(Autodiff, Sub) { check_binary(Op::Sub, Domain::Any); }
 TEST(Autodiff, Mul) { check_binary(Op::Mul, Domain::Any); }

@@ -60,6 +60,9 @@ TEST(Interp, Unary) {
   Graph g;
   NodeId x = g.input("a", pos.shape);
   expect_tensor(evaluate_nodes(g, {g.unary(Op::Log, x)}, {{"a", pos}}, {})[0], {2}, {0, 2});
+  Tensor squares({4}, {0.0, 0.25, 4.0, 1e-300});
+  NodeId s = g.input("s", squares.shape);
+  expect_tensor(evaluate_nodes(g, {g.unary(Op::Sqrt, s)}, {{"s", squares}}, {})[0], {4}, {0, 0.5, 2, 1e-150});
 }
 
 TEST(Interp, Binary) {

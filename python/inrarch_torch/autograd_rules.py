@@ -58,6 +58,16 @@ RULES = {
     "SigmoidBackward0": _unary("aten.sigmoid.default", None),                       # sigmoid
     "SoftplusBackward0": Rule("aten.softplus.default", ["_saved_self"],             # softplus
                               extra=lambda f: [f._saved_beta, f._saved_threshold]),
+    "SqrtBackward0": _unary("aten.sqrt.default", None),                             # sqrt
+    "RsqrtBackward0": _unary("aten.rsqrt.default", None),                           # 1/sqrt
+    "AbsBackward0": _unary("aten.abs.default"),                                     # |a|
+    "SiluBackward0": _unary("aten.silu.default"),                                   # silu
+    "GeluBackward0": Rule("aten.gelu.default", ["_saved_self"],                     # gelu
+                          kwargs=lambda f: {"approximate": f._saved_approximate}),
+    "ClampMinBackward0": Rule("aten.clamp_min.default", ["_saved_self"],            # max(a, m)
+                              extra=lambda f: [f._saved_min]),
+    "NormBackward1": Rule("aten.norm.ScalarOpt_dim", ["_saved_self"],               # 2-norm
+                          extra=lambda f: [f._saved_p, _ints(f._saved_dim), bool(f._saved_keepdim)]),
     "PowBackward0": Rule("aten.pow.Tensor_Scalar", ["_saved_self"],                 # a^n
                          extra=lambda f: [f._saved_exponent]),
     "CloneBackward0": _unary("aten.clone.default", None),                           # copy

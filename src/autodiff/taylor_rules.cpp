@@ -4,6 +4,7 @@
 //   linear ops (neg, add, sub, shape ops, sum, cat) act on each coefficient;
 //   mul is the Cauchy product  (ab)_α = Σ_{β≤α} a_β b_{α−β};
 //   mm by a matrix constant in x stacks every non-zero coefficient into one mm;
+//   sqrt and div solve the Cauchy product of their defining identity (u·u = v, q·b = a);
 //   exp, sin/cos, tanh, log, div use the recurrences of u' = w·v' along one direction j
 //   (the first with α_j > 0):  α_j u_α = Σ_{β≤α, β_j≥1} β_j v_β w_{α−β}.
 // Zero coefficients are kNoNode and every helper skips them, so the graph never holds a
@@ -204,6 +205,22 @@ Jet taylor_Log(JetTable& t, const Node& n, NodeId self) {
     const NodeId rest = chain(t, a, uc, vc, /*skip_alpha=*/true);
     const NodeId top = sub(t, t.coef(v, a), rest);
     if (top != kNoNode) u[a] = t.g.binary(Op::Div, top, v);
+  }
+  return u;
+}
+// sqrt: u·u = v, so 2 u_0 u_α = v_α − Σ_{β≠0, β≠α} u_β u_{α−β}.
+Jet taylor_Sqrt(JetTable& t, const Node& n, NodeId self) {
+  Jet u = constant_jet(t, self);
+  const NodeId v = n.operands[0];
+  NodeId two_u0 = kNoNode;
+  for (size_t a = 1; a < u.size(); ++a) {
+    const NodeId rest = cauchy(t, a, [&](size_t b, size_t r) {
+      return b == 0 || r == 0 ? kNoNode : mul(t, u[b], u[r]);
+    });
+    const NodeId top = sub(t, t.coef(v, a), rest);
+    if (top == kNoNode) continue;
+    if (two_u0 == kNoNode) two_u0 = scale(t, 2.0, self);
+    u[a] = t.g.binary(Op::Div, top, two_u0);
   }
   return u;
 }

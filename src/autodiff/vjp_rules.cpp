@@ -81,6 +81,10 @@ NodeId vjp_Step(Graph& g, const Node& n, NodeId, size_t, NodeId) { return zeros(
 NodeId vjp_Log(Graph& g, const Node& n, NodeId, size_t, NodeId adj) {
   return div(g, adj, n.operands[0]);
 }
+// sqrt: g / (2y)   (y = sqrt(x) already exists)
+NodeId vjp_Sqrt(Graph& g, const Node& n, NodeId self, size_t, NodeId adj) {
+  return div(g, adj, mul(g, g.constant(2.0, n.shape), self));
+}
 
 // ---- elementwise binary (a, b = operands)
 // add: g, g

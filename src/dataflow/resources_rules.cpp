@@ -11,6 +11,12 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// The square root's digit recurrence (fixed_sqrt.h, docs/hls.md "Square root"): a root of
+// NQ bits (NQ = W − I/2 for fixed<W, I>, at most W) takes NQ add/subtract stages, stage i
+// (i + 3) bits wide: Σ (i + 3) = NQ (NQ + 5) / 2 LUTs, as many registers where pipelined.
+// The lane does not know I; NQ = W bounds it from above.
+int64_t sqrt_luts(int64_t w) { return w * (w + 5) / 2; }
+
 // Vitis HLS cores on UltraScale+ (full-DSP implementations, the tool's default at 300 MHz):
 // fmul 3, fadd/fsub 2, dmul 11, dadd/dsub 3 DSP48E2.
 constexpr int64_t kFloatMulDsp = 3, kFloatAddDsp = 2, kDoubleMulDsp = 11, kDoubleAddDsp = 3;
@@ -81,6 +87,7 @@ LaneCost lane_cost(ir::Op op, const Arith& a, bool fabric_mul) {
       {ir::Op::Sub, dsp_per_add(a), w, w, 0, 0},
       {ir::Op::Mul, dsp_per_multiply(a), w, 2 * w, 0, 0},
       {ir::Op::Div, 0, w * w, w * w, 0, 0},  // an iterative divider in the fabric, pipelined
+      {ir::Op::Sqrt, 0, sqrt_luts(w), sqrt_luts(w), 0, 0},  // digit recurrence: adder stages
       {ir::Op::Sin, transcendental_dsp, 6 * w, 6 * w, 1025, 32},
       {ir::Op::Cos, transcendental_dsp, 6 * w, 6 * w, 1025, 32},
       {ir::Op::Exp, transcendental_dsp, 8 * w, 8 * w, 1025, 64},

@@ -8,13 +8,32 @@ namespace inrarch::frontend::rules {
 
 using ir::NodeId;
 
+// Shared pieces of decompositions (aten_rules_math.cpp, aten_rules_act.cpp).
+NodeId scale(const AtenCtx& c, NodeId x, double k);                  // k x
+NodeId abs_of(const AtenCtx& c, NodeId x);                           // relu(x) + relu(-x)
+NodeId max_of(const AtenCtx& c, NodeId a, NodeId b);                 // b + relu(a - b)
+NodeId min_of(const AtenCtx& c, NodeId a, NodeId b);                 // b - relu(b - a)
+NodeId select_mask(const AtenCtx& c, NodeId m, NodeId a, NodeId b);  // m a + (1 - m) b
+NodeId sigmoid_of(const AtenCtx& c, NodeId x);                       // exp of -|x| only
+
 // aten_rules_math.cpp: elementwise, backward helpers, matmul, reductions
 NodeId identity(const AtenCtx& c);
 NodeId to_copy(const AtenCtx& c);
 template <ir::Op O>
 NodeId unary(const AtenCtx& c) { return c.un(O, c.tensor(0)); }
-NodeId sigmoid(const AtenCtx& c);
-NodeId softplus(const AtenCtx& c);
+NodeId rsqrt(const AtenCtx& c);
+NodeId cosh(const AtenCtx& c);
+NodeId abs(const AtenCtx& c);
+NodeId sgn(const AtenCtx& c);
+NodeId clamp(const AtenCtx& c);
+NodeId clamp_min(const AtenCtx& c);
+NodeId clamp_max(const AtenCtx& c);
+NodeId maximum(const AtenCtx& c);
+NodeId minimum(const AtenCtx& c);
+NodeId eq(const AtenCtx& c);
+NodeId ne(const AtenCtx& c);
+NodeId logical_and(const AtenCtx& c);
+NodeId masked_fill(const AtenCtx& c);
 NodeId reciprocal(const AtenCtx& c);
 NodeId square(const AtenCtx& c);
 NodeId add(const AtenCtx& c);
@@ -31,13 +50,33 @@ NodeId where(const AtenCtx& c);
 NodeId tanh_backward(const AtenCtx& c);
 NodeId sigmoid_backward(const AtenCtx& c);
 NodeId threshold_backward(const AtenCtx& c);
-NodeId softplus_backward(const AtenCtx& c);
 NodeId mm(const AtenCtx& c);
 NodeId matmul(const AtenCtx& c);
 NodeId addmm(const AtenCtx& c);
 NodeId bmm(const AtenCtx& c);
 NodeId sum(const AtenCtx& c);
 NodeId mean(const AtenCtx& c);
+
+// aten_rules_act.cpp: activations and their backward ops
+NodeId sigmoid(const AtenCtx& c);
+NodeId softplus(const AtenCtx& c);
+NodeId softplus_backward(const AtenCtx& c);
+NodeId silu(const AtenCtx& c);
+NodeId silu_backward(const AtenCtx& c);
+NodeId gelu(const AtenCtx& c);
+NodeId gelu_backward(const AtenCtx& c);
+NodeId elu(const AtenCtx& c);
+NodeId elu_backward(const AtenCtx& c);
+NodeId leaky_relu(const AtenCtx& c);
+NodeId leaky_relu_backward(const AtenCtx& c);
+
+// aten_rules_reduce.cpp: norms, losses, the diagonal
+NodeId norm(const AtenCtx& c);
+NodeId linalg_vector_norm(const AtenCtx& c);
+NodeId mse_loss(const AtenCtx& c);
+NodeId mse_loss_backward(const AtenCtx& c);
+NodeId diagonal(const AtenCtx& c);
+NodeId diagonal_backward(const AtenCtx& c);
 
 // aten_rules_data.cpp: data movement, backward of indexing, factories
 NodeId t(const AtenCtx& c);

@@ -33,11 +33,27 @@ constexpr std::pair<std::string_view, AtenRule> kRules[] = {
     {"log", r::unary<Op::Log>},           // ln x
     {"tanh", r::unary<Op::Tanh>},         // tanh x
     {"relu", r::unary<Op::Relu>},         // max(x, 0)
-    {"sigmoid", r::sigmoid},              // 1/(1+exp(-x))
-    {"softplus", r::softplus},            // log(1+exp(beta x))/beta
+    {"sqrt", r::unary<Op::Sqrt>},         // sqrt x
+    {"rsqrt", r::rsqrt},                  // 1/sqrt x
+    {"cosh", r::cosh},                    // (exp(|x|)+exp(-|x|))/2: gelu's second derivative
     {"reciprocal", r::reciprocal},        // 1/x
     {"square", r::square},                // x*x
-    {"pow", r::pow},                      // x^n, small integer n → muls (negative: 1/x^|n|)
+    {"pow", r::pow},                      // x^e: muls (|e| <= 16 integer), · sqrt (half), else exp(e log x)
+    {"abs", r::abs},                      // relu(x)+relu(-x)
+    {"sgn", r::sgn},                      // step(x)-step(-x)
+    {"sign", r::sgn},                     // likewise
+    {"clamp", r::clamp},                  // min(max(x, lo), hi) by relus
+    {"clamp_min", r::clamp_min},          // lo + relu(x-lo)
+    {"clamp_max", r::clamp_max},          // hi - relu(hi-x)
+    {"maximum", r::maximum},              // b + relu(a-b)
+    {"minimum", r::minimum},              // b - relu(b-a)
+    // activations (aten_rules_act.cpp: exp of -|x| only)
+    {"sigmoid", r::sigmoid},              // (e + step(x)(1-e))/(1+e), e = exp(-|x|)
+    {"softplus", r::softplus},            // relu(bx)/b + log(1+exp(-|bx|))/b; x past the threshold
+    {"silu", r::silu},                    // x sigmoid(x)
+    {"gelu", r::gelu},                    // approximate='tanh' only
+    {"elu", r::elu},                      // s relu(x) + s alpha (exp(-relu(-x) is) - 1)
+    {"leaky_relu", r::leaky_relu},        // relu(x) - k relu(-x)
     // elementwise binary (tensor or number operands, broadcast explicitly)
     {"add", r::add},                      // a + alpha*b
     {"sub", r::sub},                      // a - alpha*b
@@ -50,11 +66,21 @@ constexpr std::pair<std::string_view, AtenRule> kRules[] = {
     {"le", r::le},                        // 1-step(a-b)
     {"ge", r::ge},                        // 1-step(b-a)
     {"where", r::where},                  // c*a + (1-c)*b
+    {"eq", r::eq},                        // 1-step(a-b)-step(b-a)
+    {"ne", r::ne},                        // step(a-b)+step(b-a)
+    {"logical_and", r::logical_and},      // a*b of masks
+    {"masked_fill", r::masked_fill},      // m*v + (1-m)*x
     // pointwise backward ops recorded by double backward
     {"tanh_backward", r::tanh_backward},            // g*(1-y^2)
     {"sigmoid_backward", r::sigmoid_backward},      // g*y*(1-y)
     {"threshold_backward", r::threshold_backward},  // g*step(x-t): relu'
-    {"softplus_backward", r::softplus_backward},    // g*sigmoid(beta x)
+    {"softplus_backward", r::softplus_backward},    // g*sigmoid(beta x), g past the threshold
+    {"silu_backward", r::silu_backward},            // g*s(1+x(1-s))
+    {"gelu_backward", r::gelu_backward},            // tanh form
+    {"elu_backward", r::elu_backward},              // from x or from the result
+    {"leaky_relu_backward", r::leaky_relu_backward},  // g*(x>0 ? 1 : k)
+    {"mse_loss_backward", r::mse_loss_backward},    // g*2(x-t) (/n for the mean)
+    {"diagonal_backward", r::diagonal_backward},    // g on the diagonal of zeros (offset 0)
     // matrix products
     {"mm", r::mm},                        // 2-D matmul
     {"matmul", r::matmul},                // 1-D/2-D operands only
@@ -63,6 +89,10 @@ constexpr std::pair<std::string_view, AtenRule> kRules[] = {
     // reductions
     {"sum", r::sum},                      // over dims (none = all), keepdim
     {"mean", r::mean},                    // sum * (1/n)
+    {"norm", r::norm},                    // p = 2: sqrt(sum(x*x)) over dims
+    {"linalg_vector_norm", r::linalg_vector_norm},  // likewise
+    {"mse_loss", r::mse_loss},            // mean/sum/none of (x-t)^2
+    {"diagonal", r::diagonal},            // permute, flatten the two dims, slice of step n+1
     // data movement
     {"t", r::t},                          // 2-D transpose (identity below 2-D)
     {"transpose", r::transpose},          // swap two dims
@@ -85,6 +115,7 @@ constexpr std::pair<std::string_view, AtenRule> kRules[] = {
     {"slice_scatter", r::slice_scatter},      // base with [.., a:b:s, ..] replaced
     // factories: splat constants of the recorded shape
     {"zeros_like", r::zeros},             // 0
+    {"empty_like", r::zeros},             // 0 (its values are unspecified; a fill_ follows)
     {"ones_like", r::ones},               // 1
     {"full_like", r::fill_arg1},          // full_like(x, v)
     {"zeros", r::zeros},                  // zeros(size)

@@ -14,16 +14,6 @@ using ir::Op;
 
 namespace {
 
-// 1 / (1 + exp(-x)): the IR has no sigmoid op.
-NodeId sigmoid_of(const AtenCtx& c, NodeId x) {
-  NodeId one = c.g.constant(1.0, c.g.shape(x));
-  return c.bin(Op::Div, one, c.bin(Op::Add, one, c.un(Op::Exp, c.un(Op::Neg, x))));
-}
-
-NodeId scale(const AtenCtx& c, NodeId x, double k) {
-  return k == 1.0 ? x : c.bin(Op::Mul, x, c.g.constant(k, c.g.shape(x)));
-}
-
 // x^n for a small integer n by repeated squaring (hash-consing shares the squares).
 NodeId int_power(const AtenCtx& c, NodeId x, int64_t n) {
   if (n == 0) return c.g.constant(1.0, c.g.shape(x));
@@ -35,6 +25,20 @@ NodeId int_power(const AtenCtx& c, NodeId x, int64_t n) {
 
 }  // namespace
 
+NodeId scale(const AtenCtx& c, NodeId x, double k) {
+  return k == 1.0 ? x : c.bin(Op::Mul, x, c.g.constant(k, c.g.shape(x)));
+}
+
+NodeId abs_of(const AtenCtx& c, NodeId x) {
+  return c.bin(Op::Add, c.un(Op::Relu, x), c.un(Op::Relu, c.un(Op::Neg, x)));
+}
+NodeId max_of(const AtenCtx& c, NodeId a, NodeId b) { return c.bin(Op::Add, b, c.un(Op::Relu, c.bin(Op::Sub, a, b))); }
+NodeId min_of(const AtenCtx& c, NodeId a, NodeId b) { return c.bin(Op::Sub, b, c.un(Op::Relu, c.bin(Op::Sub, b, a))); }
+NodeId select_mask(const AtenCtx& c, NodeId m, NodeId a, NodeId b) {
+  const NodeId one = c.g.constant(1.0, c.g.shape(m));
+  return c.bin(Op::Add, c.bin(Op::Mul, m, a), c.bin(Op::Mul, c.bin(Op::Sub, one, m), b));
+}
+
 NodeId identity(const AtenCtx& c) { return c.tensor(0); }
 
 NodeId to_copy(const AtenCtx& c) {
@@ -45,16 +49,35 @@ NodeId to_copy(const AtenCtx& c) {
   return c.tensor(0);
 }
 
-NodeId sigmoid(const AtenCtx& c) { return sigmoid_of(c, c.tensor(0)); }
-
-NodeId softplus(const AtenCtx& c) {
-  // log(1 + exp(beta x)) / beta. PyTorch returns x itself where beta x > threshold; the
-  // difference there is below exp(-threshold) relative, and exp overflows past ~709.
-  const double beta = c.scalar(1, "beta", 1.0);
-  NodeId bx = scale(c, c.tensor(0), beta);
-  NodeId r = c.un(Op::Log, c.bin(Op::Add, c.splat(1.0), c.un(Op::Exp, bx)));
-  return scale(c, r, 1.0 / beta);
+NodeId rsqrt(const AtenCtx& c) { return c.bin(Op::Div, c.splat(1.0), c.un(Op::Sqrt, c.tensor(0))); }
+NodeId cosh(const AtenCtx& c) {
+  NodeId a = abs_of(c, c.tensor(0));
+  return scale(c, c.bin(Op::Add, c.un(Op::Exp, a), c.un(Op::Exp, c.un(Op::Neg, a))), 0.5);
 }
+NodeId abs(const AtenCtx& c) { return abs_of(c, c.tensor(0)); }
+NodeId sgn(const AtenCtx& c) {  // 1, 0, -1
+  NodeId x = c.tensor(0);
+  return c.bin(Op::Sub, c.un(Op::Step, x), c.un(Op::Step, c.un(Op::Neg, x)));
+}
+
+// clamp(x, lo, hi) = min(max(x, lo), hi); either bound may be absent (None), a number or
+// (clamp.Tensor) a tensor.
+NodeId clamp_bounds(const AtenCtx& c, size_t lo_arg, size_t hi_arg) {
+  NodeId y = c.tensor(0);
+  auto given = [&](size_t i, const char* kw) {
+    const nlohmann::json* a = i == 0 ? nullptr : c.arg(i, kw);
+    return a && !a->is_null();
+  };
+  if (given(lo_arg, "min")) y = max_of(c, y, c.operand(lo_arg, "min"));
+  if (given(hi_arg, "max")) y = min_of(c, y, c.operand(hi_arg, "max"));
+  if (!given(lo_arg, "min") && !given(hi_arg, "max")) c.fail("clamp needs a min or a max");
+  return y;
+}
+NodeId clamp(const AtenCtx& c) { return clamp_bounds(c, 1, 2); }
+NodeId clamp_min(const AtenCtx& c) { return clamp_bounds(c, 1, 0); }
+NodeId clamp_max(const AtenCtx& c) { return clamp_bounds(c, 0, 1); }
+NodeId maximum(const AtenCtx& c) { return max_of(c, c.operand(0), c.operand(1, "other")); }
+NodeId minimum(const AtenCtx& c) { return min_of(c, c.operand(0), c.operand(1, "other")); }
 
 NodeId reciprocal(const AtenCtx& c) { return c.bin(Op::Div, c.splat(1.0), c.tensor(0)); }
 
@@ -83,15 +106,20 @@ NodeId div(const AtenCtx& c) {
   return c.bin(Op::Div, c.operand(0), c.operand(1, "other"));
 }
 
+// x^e: an integer |e| <= 16 by muls, a half-integer one by muls and one sqrt (x^(n+1/2) =
+// x^n sqrt x, NaN for x < 0 as in PyTorch), any other by exp(e log x) (0 at x = 0 for e > 0,
+// NaN for x < 0: PyTorch's values in float64; fixed point needs x > 0, docs/pytorch.md).
 NodeId pow(const AtenCtx& c) {
   if (!c.is_tensor(0)) c.fail("a number raised to a tensor power is not supported");
-  if (c.is_tensor(1, "exponent")) c.fail("a tensor exponent is not supported (only small integers)");
+  if (c.is_tensor(1, "exponent")) c.fail("a tensor exponent is not supported (only a number)");
   const double e = c.scalar(1, "exponent", 1.0);
-  if (e != std::round(e) || std::fabs(e) > 16)
-    c.fail(fmt::format("exponent {} is not supported (only integers in [-16, 16])", e));
-  const auto n = static_cast<int64_t>(e);
-  NodeId p = int_power(c, c.operand(0), n < 0 ? -n : n);
-  return n < 0 ? c.bin(Op::Div, c.splat(1.0), p) : p;
+  if (!std::isfinite(e)) c.fail(fmt::format("exponent {} is not supported", e));
+  NodeId x = c.operand(0);
+  if (std::fabs(e) > 16 || 2.0 * e != std::round(2.0 * e)) return c.un(Op::Exp, scale(c, c.un(Op::Log, x), e));
+  const auto n = static_cast<int64_t>(std::fabs(e));  // |e| rounded down
+  NodeId p = int_power(c, x, n);
+  if (e != std::round(e)) p = n == 0 ? c.un(Op::Sqrt, x) : c.bin(Op::Mul, p, c.un(Op::Sqrt, x));
+  return e < 0 ? c.bin(Op::Div, c.splat(1.0), p) : p;
 }
 
 // Comparisons yield 1.0 / 0.0 (PyTorch's bool, converted by _to_copy): step(d) is d > 0.
@@ -103,6 +131,22 @@ NodeId gt(const AtenCtx& c) {
 }
 NodeId le(const AtenCtx& c) { return c.bin(Op::Sub, c.splat(1.0), gt(c)); }
 NodeId ge(const AtenCtx& c) { return c.bin(Op::Sub, c.splat(1.0), lt(c)); }
+
+// eq is 1 - step(a-b) - step(b-a): exact equality, as PyTorch's.
+NodeId eq(const AtenCtx& c) { return c.bin(Op::Sub, c.splat(1.0), c.bin(Op::Add, gt(c), lt(c))); }
+NodeId ne(const AtenCtx& c) { return c.bin(Op::Add, gt(c), lt(c)); }
+NodeId logical_and(const AtenCtx& c) { return c.bin(Op::Mul, c.operand(0), c.operand(1, "other")); }
+// mask*value + (1-mask)*x. A masked quotient (norm's backward: (g / n).masked_fill(n == 0, 0))
+// divides by b + mask instead, so the entries the mask drops are finite and 0·x stays 0; the
+// others divide by b + 0 = b, unchanged.
+NodeId masked_fill(const AtenCtx& c) {
+  NodeId x = c.operand(0), m = c.operand(1, "mask");
+  if (c.g.op(x) == Op::Div) {
+    const ir::Node q = c.g.node(x);  // a copy: the graph grows below
+    x = c.bin(Op::Div, q.operands[0], c.bin(Op::Add, q.operands[1], m));
+  }
+  return select_mask(c, m, c.operand(2, "value"), x);
+}
 
 NodeId where(const AtenCtx& c) {  // cond*a + (1-cond)*b; an inf/nan in the unused branch leaks
   NodeId cond = c.operand(0, "condition");
@@ -126,11 +170,6 @@ NodeId threshold_backward(const AtenCtx& c) {  // grad * (x > threshold)
   NodeId x = c.operand(1, "self");
   NodeId shifted = thr == 0.0 ? x : c.bin(Op::Sub, x, c.splat(thr));
   return c.bin(Op::Mul, c.operand(0), c.un(Op::Step, shifted));
-}
-
-NodeId softplus_backward(const AtenCtx& c) {  // grad * sigmoid(beta x)
-  NodeId bx = scale(c, c.operand(1, "self"), c.scalar(2, "beta", 1.0));
-  return c.bin(Op::Mul, c.operand(0), sigmoid_of(c, bx));
 }
 
 NodeId mm(const AtenCtx& c) { return c.g.mm(c.tensor(0), c.tensor(1, "mat2")); }

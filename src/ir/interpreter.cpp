@@ -122,6 +122,7 @@ UNARY(Tanh, std::tanh(x))
 UNARY(Relu, x > 0 ? x : 0.0)
 UNARY(Step, x > 0 ? 1.0 : 0.0)
 UNARY(Log, std::log(x))
+UNARY(Sqrt, std::sqrt(x))
 #undef UNARY
 
 #define BINARY(Enum, expr) \

@@ -201,6 +201,7 @@ constexpr RowRule rows_Tanh = {per_row, all_tied};
 constexpr RowRule rows_Relu = {per_row, all_tied};
 constexpr RowRule rows_Step = {per_row, all_tied};
 constexpr RowRule rows_Log = {per_row, all_tied};
+constexpr RowRule rows_Sqrt = {per_row, all_tied};
 constexpr RowRule rows_Add = {per_row, all_tied};
 constexpr RowRule rows_Sub = {per_row, all_tied};
 constexpr RowRule rows_Mul = {per_row, all_tied};

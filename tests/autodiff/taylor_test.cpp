@@ -83,6 +83,7 @@ std::vector<Case> cases() {
       {"relu", [](Graph& g, NodeId h, NodeId h2) { return bin(g, Op::Mul, un(g, Op::Relu, h), un(g, Op::Sin, h2)); }},
       {"step", [](Graph& g, NodeId h, NodeId h2) { return bin(g, Op::Mul, un(g, Op::Step, h), un(g, Op::Sin, h2)); }},
       {"log", [](Graph& g, NodeId h, NodeId) { return un(g, Op::Log, positive(g, h)); }},
+      {"sqrt", [](Graph& g, NodeId h, NodeId h2) { return bin(g, Op::Mul, un(g, Op::Sqrt, positive(g, h)), un(g, Op::Sin, h2)); }},
       {"add", [](Graph& g, NodeId h, NodeId h2) { return un(g, Op::Sin, bin(g, Op::Add, h, un(g, Op::Cos, h2))); }},
       {"sub", [](Graph& g, NodeId h, NodeId h2) { return un(g, Op::Sin, bin(g, Op::Sub, h, un(g, Op::Cos, h2))); }},
       {"mul", [](Graph& g, NodeId h, NodeId h2) { return bin(g, Op::Mul, un(g, Op::Sin, h), un(g, Op::Tanh, h2)); }},

@@ -23,6 +23,7 @@ NodeId use(ir::Graph& g, Op op, const Values& v) {
     case Op::Neg: case Op::Sin: case Op::Cos: case Op::Exp: case Op::Tanh: case Op::Relu:
     case Op::Step: return g.unary(op, v.x);
     case Op::Log: return g.unary(op, g.unary(Op::Exp, v.x));  // a positive argument
+    case Op::Sqrt: return g.unary(op, g.unary(Op::Relu, v.x));  // zeros and positives
     case Op::Add: case Op::Sub: case Op::Mul: return g.binary(op, v.x, v.y);
     case Op::Div: return g.binary(op, v.x, g.unary(Op::Exp, v.y));
     case Op::Mm: return g.mm(v.x, g.transpose(v.y));  // both operands streamed

@@ -32,7 +32,7 @@ inline Graph mlp_graph() {
 
 // Data movement and the remaining elementwise ops: permute, reshape (incl. a split that
 // needs collapse+expand), squeeze, slice with step, cat, relu, step, exp, log, tanh, neg,
-// sub, div, a dense constant, and a rank-0 sum broadcast back.
+// sub, div, sqrt, a dense constant, and a rank-0 sum broadcast back.
 inline Graph shapes_graph() {
   Graph g("shapes");
   NodeId x = g.input("x", {2, 3, 4});
@@ -45,7 +45,7 @@ inline Graph shapes_graph() {
   NodeId e = g.binary(Op::Sub, c, g.expand(g.unsqueeze(d, 0), {9, 3}));
   NodeId t = g.unary(Op::Tanh, g.unary(Op::Neg, e));
   NodeId l = g.unary(Op::Log, g.unary(Op::Exp, t));
-  NodeId q = g.binary(Op::Div, l, g.unary(Op::Exp, e));
+  NodeId q = g.binary(Op::Div, l, g.unary(Op::Sqrt, g.unary(Op::Exp, e)));
   NodeId total = g.sum(q, {}, false);                       // [] (rank 0)
   NodeId back = g.expand(g.reshape(total, {1, 1}), {2, 3});
   g.add_output("q", q);

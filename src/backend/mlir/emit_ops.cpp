@@ -86,6 +86,7 @@ void emit_Cos(Emitter& e, NodeId id, const Node& n) { map_short(e, id, n, "math.
 void emit_Exp(Emitter& e, NodeId id, const Node& n) { map_short(e, id, n, "math.exp"); }
 void emit_Tanh(Emitter& e, NodeId id, const Node& n) { map_short(e, id, n, "math.tanh"); }
 void emit_Log(Emitter& e, NodeId id, const Node& n) { map_short(e, id, n, "math.log"); }
+void emit_Sqrt(Emitter& e, NodeId id, const Node& n) { map_short(e, id, n, "math.sqrt"); }
 void emit_Relu(Emitter& e, NodeId id, const Node& n) { map_positive_select(e, id, n, false); }
 void emit_Step(Emitter& e, NodeId id, const Node& n) { map_positive_select(e, id, n, true); }
 

@@ -31,9 +31,10 @@ LaneOp lane_op(ir::Op op) {
     case ir::Op::Tanh: return kTanh;
     case ir::Op::Log: return kLog;
     case ir::Op::Div: return kDiv;
+    case ir::Op::Sqrt: return kSqrt;
     default: break;
   }
-  throw Error(fmt::format("rtl: elementwise op {} is not supported yet (add, sub, mul, neg, relu, step, sin, cos, exp, tanh, log, div are)",
+  throw Error(fmt::format("rtl: elementwise op {} is not supported yet (add, sub, mul, neg, relu, step, sin, cos, exp, tanh, log, sqrt, div are)",
                           ir::op_name(op)));
 }
 
@@ -110,7 +111,7 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::string> sv;
   for (const auto& lib : {detail::library_stream_files(), detail::library_arith_files(), detail::library_mm_files(),
-                          detail::library_explog_files(), detail::library_reduce_files(),
+                          detail::library_explog_files(), detail::library_sqrt_files(), detail::library_reduce_files(),
                           detail::library_permute_files(), detail::library_gather_files()})
     for (const auto& f : lib) {
       files.emplace_back(f.name, f.text);

@@ -7,8 +7,8 @@ namespace inrarch::rtl::detail {
 
 std::vector<SvFile> library_arith_files() {
   return {
-      {"inrarch_ew1.sv", R"sv(// An elementwise unary kernel (neg, relu, step; sin, cos, exp, tanh, log from tables) on one streamed
-// operand. Otherwise as inrarch_ew2.
+      {"inrarch_ew1.sv", R"sv(// An elementwise unary kernel (neg, relu, step; sin, cos, exp, tanh, log from tables; sqrt by a
+// digit recurrence) on one streamed operand. Otherwise as inrarch_ew2.
 module inrarch_ew1 #(
     parameter int OP    = 3,
     parameter int B     = 1,
@@ -34,7 +34,10 @@ module inrarch_ew1 #(
       .clk, .rst, .in_valid, .in_ready, .lanes(y), .lanes_ovf(|sat || in_data[B*W]),
       .out_data, .out_valid, .out_ready);
   for (genvar e = 0; e < B; e = e + 1) begin : g_lane
-    if (OP >= 8 && OP <= 10) begin : g_explog
+    if (OP == 13) begin : g_sqrt
+      inrarch_lane_sqrt #(.W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
+          .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+    end else if (OP >= 8 && OP <= 10) begin : g_explog
       inrarch_lane_explog #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
           .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
     end else if (OP >= 6) begin : g_sin

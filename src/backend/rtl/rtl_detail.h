@@ -21,6 +21,7 @@ std::vector<SvFile> library_stream_files();
 std::vector<SvFile> library_arith_files();
 std::vector<SvFile> library_mm_files();
 std::vector<SvFile> library_explog_files();
+std::vector<SvFile> library_sqrt_files();
 std::vector<SvFile> library_reduce_files();
 std::vector<SvFile> library_permute_files();
 std::vector<SvFile> library_gather_files();
@@ -29,7 +30,8 @@ std::vector<SvFile> library_gather_files();
 enum LaneOp {
   kAdd = 0, kSub = 1, kMul = 2, kNeg = 3, kRelu = 4, kStep = 5, kSin = 6, kCos = 7,
   kExp = 8, kTanh = 9, kLog = 10, kDiv = 11,
-  kMulFabric = 12  // mul, built from LUTs: the search moved it out of the DSPs
+  kMulFabric = 12,  // mul, built from LUTs: the search moved it out of the DSPs
+  kSqrt = 13
 };
 
 // What the emitter needs about a design, checked and computed once.

@@ -49,16 +49,18 @@ module {
     %n16_init = tensor.empty() : tensor<9x3xf64>
     %n16 = linalg.map { math.exp } ins(%n11 : tensor<9x3xf64>) outs(%n16_init : tensor<9x3xf64>)
     %n17_init = tensor.empty() : tensor<9x3xf64>
-    %n17 = linalg.div ins(%n15, %n16 : tensor<9x3xf64>, tensor<9x3xf64>) outs(%n17_init : tensor<9x3xf64>) -> tensor<9x3xf64>
-    %n18_empty = tensor.empty() : tensor<f64>
-    %n18_acc = linalg.fill ins(%zero : f64) outs(%n18_empty : tensor<f64>) -> tensor<f64>
-    %n18 = linalg.reduce { arith.addf } ins(%n17 : tensor<9x3xf64>) outs(%n18_acc : tensor<f64>) dimensions = [0, 1]
-    %n19 = tensor.expand_shape %n18 [] output_shape [1, 1] : tensor<f64> into tensor<1x1xf64>
-    %n20_collapse = tensor.collapse_shape %n19 [] : tensor<1x1xf64> into tensor<f64>
-    %n20_init = tensor.empty() : tensor<2x3xf64>
-    %n20 = linalg.broadcast ins(%n20_collapse : tensor<f64>) outs(%n20_init : tensor<2x3xf64>) dimensions = [0, 1]
-    %n21 = tensor.expand_shape %n20 [[0], [1, 2]] output_shape [2, 1, 3] : tensor<2x3xf64> into tensor<2x1x3xf64>
-    %n22 = tensor.collapse_shape %n21 [[0], [1, 2]] : tensor<2x1x3xf64> into tensor<2x3xf64>
-    return %n17, %n18, %n22, %in_x : tensor<9x3xf64>, tensor<f64>, tensor<2x3xf64>, tensor<2x3x4xf64>
+    %n17 = linalg.map { math.sqrt } ins(%n16 : tensor<9x3xf64>) outs(%n17_init : tensor<9x3xf64>)
+    %n18_init = tensor.empty() : tensor<9x3xf64>
+    %n18 = linalg.div ins(%n15, %n17 : tensor<9x3xf64>, tensor<9x3xf64>) outs(%n18_init : tensor<9x3xf64>) -> tensor<9x3xf64>
+    %n19_empty = tensor.empty() : tensor<f64>
+    %n19_acc = linalg.fill ins(%zero : f64) outs(%n19_empty : tensor<f64>) -> tensor<f64>
+    %n19 = linalg.reduce { arith.addf } ins(%n18 : tensor<9x3xf64>) outs(%n19_acc : tensor<f64>) dimensions = [0, 1]
+    %n20 = tensor.expand_shape %n19 [] output_shape [1, 1] : tensor<f64> into tensor<1x1xf64>
+    %n21_collapse = tensor.collapse_shape %n20 [] : tensor<1x1xf64> into tensor<f64>
+    %n21_init = tensor.empty() : tensor<2x3xf64>
+    %n21 = linalg.broadcast ins(%n21_collapse : tensor<f64>) outs(%n21_init : tensor<2x3xf64>) dimensions = [0, 1]
+    %n22 = tensor.expand_shape %n21 [[0], [1, 2]] output_shape [2, 1, 3] : tensor<2x3xf64> into tensor<2x1x3xf64>
+    %n23 = tensor.collapse_shape %n22 [[0], [1, 2]] : tensor<2x1x3xf64> into tensor<2x3xf64>
+    return %n18, %n19, %n23, %in_x : tensor<9x3xf64>, tensor<f64>, tensor<2x3xf64>, tensor<2x3x4xf64>
   }
 }

@@ -10,6 +10,7 @@
 
 #include "../fixed_exp_log.h"
 #include "../fixed_math.h"
+#include "../fixed_sqrt.h"
 #include "array_stream.h"
 
 namespace inrarch_hls {
@@ -24,6 +25,9 @@ struct op_cos { template <class T> static T apply(const T& a, bool&) { return ro
 struct op_exp { template <class T> static T apply(const T& a, bool& o) { return fx_exp(a, o); } };
 struct op_tanh { template <class T> static T apply(const T& a, bool&) { return fx_tanh(a); } };
 struct op_log { template <class T> static T apply(const T& a, bool&) { return fx_log(a); } };
+// sqrt: a digit-recurrence integer root of the raw bits for ap_fixed (fixed_sqrt.h), 0 for
+// x <= 0; std::sqrt for float/double.
+struct op_sqrt { template <class T> static T apply(const T& a, bool&) { return fx_sqrt(a); } };
 struct op_relu { template <class T> static T apply(const T& a, bool&) { return a > T(0) ? a : T(0); } };
 struct op_step { template <class T> static T apply(const T& a, bool&) { return a > T(0) ? T(1) : T(0); } };
 struct op_add { template <class T> static T apply(const T& a, const T& b, bool& o) { return fit<T>(a + b, o); } };

@@ -174,9 +174,13 @@ struct Checker {
                         shape_text(s.shape)));
     }
     check(pr.rom_bits >= 0 && pr.buffer_bits >= 0, who, "negative ROM or buffer bits");
-    if (!is_kernel(pr.kind)) return;
+    if (is_kernel(pr.kind)) kernel_operands(p);
+  }
 
-    // The op's kernel class says the kind; the op's arity the operands.
+  // A kernel: the op's kernel class says the kind; the op's arity the operands.
+  void kernel_operands(ProcessId p) const {
+    const Process& pr = d.processes[p];
+    const std::string who = proc(p);
     const KernelClass kc = kernel_class(pr.op);
     const bool elementwise = kc == KernelClass::elementwise;
     check(kc != KernelClass::none && (elementwise ? pr.kind == Kind::Unary || pr.kind == Kind::Binary
@@ -228,7 +232,8 @@ struct Checker {
     check(dim >= -(hi + 1) && dim <= hi, proc(p), fmt::format("{} {} is out of range for rank {}", what, dim, rank));
   }
 
-  void attributes(ProcessId p) const {
+  // The MACs: the lane rule on an mm, none elsewhere.
+  void macs(ProcessId p) const {
     const Process& pr = d.processes[p];
     const std::string who = proc(p);
     if (pr.kind == Kind::Mm) {
@@ -246,6 +251,11 @@ struct Checker {
             fmt::format("a {} with mm_par {} and mm_lanes {}: only an mm has MACs", kind_name(pr.kind), pr.mm_par,
                         pr.mm_lanes));
     }
+  }
+
+  void steps(ProcessId p) const {
+    const Process& pr = d.processes[p];
+    const std::string who = proc(p);
     if (pr.kind == Kind::Custom) {
       for (size_t i = 0; i < pr.custom_steps.size(); ++i) {
         const Step& st = pr.custom_steps[i];
@@ -260,6 +270,12 @@ struct Checker {
     } else {
       check(pr.custom_steps.empty(), who, "explicit steps on a process that is not custom");
     }
+  }
+
+  // The op's attributes against its operand's rank.
+  void attributes(ProcessId p) const {
+    const Process& pr = d.processes[p];
+    const std::string who = proc(p);
     if (!is_kernel(pr.kind) || pr.operands.empty()) return;
     const int64_t rank = static_cast<int64_t>(pr.operands[0].shape.size());
     const ir::Attrs& at = pr.attrs;
@@ -325,6 +341,8 @@ void verify(const Design& d, const std::string& after) {
     c.ends(pid);
     c.stream_counts(pid);
     c.operands(pid);
+    c.macs(pid);
+    c.steps(pid);
     c.attributes(pid);
   }
 }

@@ -126,6 +126,8 @@ int run_compile(CompileArgs& a) {
     throw Error("give a bundle folder or --builtin insp");
   }
   if (o.block < 1 || o.mm_par < 1) throw Error("--block and --mm-par must be >= 1");
+  if (!o.plan_file.empty() && (a.mm_par_given || o.merge > 0))
+    throw Error("--plan gives every mm's MACs and the merge: drop --mm-par and --merge");
   if (!(o.alpha >= 0 && o.alpha <= 10)) throw Error("--alpha must be in [0, 10]");
   o.bundle_dir = a.bundle;
   o.optimize = !a.no_opt;
@@ -134,7 +136,7 @@ int run_compile(CompileArgs& a) {
   o.csim = !a.no_csim;
   o.pow2_scaling = !a.no_scaling;
   if (!a.input_range.empty()) o.input_range = parse_input_range(a.input_range);
-  o.dse = !a.no_dse && !a.mm_par_given;  // a uniform --mm-par is a forced design
+  o.dse = !a.no_dse && !a.mm_par_given && o.plan_file.empty();  // --mm-par and --plan are forced designs
   o.progress = progress_reporter("compile", a.quiet);
   std::optional<driver::CompileResult> compiled;
   try {
@@ -176,6 +178,12 @@ void register_compile(CLI::App& app) {
                   "Products sharing a weight merged into one kernel, at most N each "
                   "(1: never; default: searched with the parallelism)")
       ->check(CLI::Range(int64_t{1}, int64_t{64}));
+  cmd->add_option("--plan", f.plan_file,
+                  "Use this plan (an earlier OUT/plan.json: merge and every mm's MACs) instead of "
+                  "searching; every compile writes its own to OUT/plan.json");
+  cmd->add_flag("--verify-design", f.verify_design,
+                "Run the design verifier after every back-half step (lowering, search candidates, "
+                "FIFO sizing): a debugging aid");
   cmd->add_option("--part", f.part, "Target part: u50 | u280 | zcu104")
       ->check(CLI::IsMember({"u50", "u280", "zcu104"}))
       ->capture_default_str();

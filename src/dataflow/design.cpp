@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "dataflow/verify.h"
 #include "support/error.h"
 
 namespace inrarch::dataflow {
@@ -63,6 +64,7 @@ std::vector<int64_t> Design::depths() const {
 void Design::set_depths(const std::vector<int64_t>& depths) {
   INRARCH_ASSERT(depths.size() == streams.size(), "depth vector size");
   for (size_t i = 0; i < streams.size(); ++i) streams[i].depth = depths[i];
+  verify_step(*this, "set_depths");
 }
 
 std::vector<std::pair<std::string, int>> kernels_by_kind(const Design& d) {

@@ -93,7 +93,12 @@ struct Process {
   std::vector<Operand> operands;       // kernels: one per IR operand, in operand order
   std::vector<StreamId> inputs;        // streams read, in operand order
   std::vector<StreamId> outputs;       // streams written (Copy: round-robin order)
-  int64_t mm_par = 1;                  // Mm: parallel MACs
+  // Mm: the MACs asked for (--mm-par, the search's choice) and the MACs that work, at most
+  // the products of one output beat (mm_lanes = min(mm_par, bC*K): more buy nothing, a beat a
+  // cycle at most). Both are set by set_mm_par (attributes.h), the one place that applies the
+  // cap; the schedule, the event graph, the resource model and both backends read mm_lanes.
+  int64_t mm_par = 1;
+  int64_t mm_lanes = 1;
   int64_t buffer_bits = 0;             // kernel-internal RAM buffers (mm B, transpose, ...)
   int64_t rom_bits = 0;                // constant operands held as ROM (rom_elems each)
   std::vector<Step> custom_steps;      // Custom only
@@ -127,10 +132,10 @@ using ChainOrder = std::unordered_map<ir::NodeId, std::vector<size_t>>;
 struct LowerOptions {
   int64_t block = 1;      // elements per beat (per stream: the largest divisor of the last dim <= block)
   int64_t rows = 0;       // the batch when the graph's rows are independent (lower.h's stream_block)
-  int64_t mm_par = 1;     // parallel MACs per mm, unless mm_par_by_kernel names the kernel
-  std::map<std::string, int64_t> mm_par_by_kernel;  // per mm kernel (by process name): the search's choice
+  int64_t mm_par = 1;     // parallel MACs asked of every mm (a search's choice: apply_parallelism)
   int32_t elem_bits = 32;
-  // Elementwise multipliers in LUTs (HLS bind_op impl=fabric) instead of DSP48E2s.
+  // Elementwise multipliers in LUTs (HLS bind_op impl=fabric) instead of DSP48E2s: a design
+  // attribute lowering only copies (apply_parallelism sets it on a lowered design).
   bool fabric_elementwise_mul = false;
   int64_t depth = kShiftRegisterDepth;  // initial FIFO depth of every stream
   Fanout fanout = Fanout::Chain;

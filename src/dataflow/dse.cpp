@@ -11,6 +11,7 @@
 #include "dataflow/event_graph.h"
 #include "dataflow/resources_detail.h"
 #include "dataflow/schedule.h"
+#include "dataflow/verify.h"
 
 namespace inrarch::dataflow {
 
@@ -44,7 +45,7 @@ std::vector<MmCost> mm_costs(const Design& d) {
   for (size_t p = 0; p < d.processes.size(); ++p) {
     if (d.processes[p].kind != Kind::Mm) continue;
     auto pid = static_cast<ProcessId>(p);
-    one.processes[p].mm_par = 1;
+    set_mm_par(one, pid, 1);
     const Stream& c = d.streams[d.processes[p].outputs.at(0)];
     int64_t K = d.processes[p].operands.at(0).shape.at(1);
     int64_t rows = c.shape.at(0), beats = c.beats() / rows, work = c.block * K;
@@ -64,8 +65,11 @@ std::vector<int64_t> targets(const std::vector<MmCost>& mms, int64_t lo) {
   return t;
 }
 
+// The balanced design for `target`, on the search's working copy (a candidate: verified
+// when the hook is on, verify.h).
 void apply(Design& d, const std::vector<MmCost>& mms, int64_t target) {
-  for (const MmCost& m : mms) d.processes[m.process].mm_par = m.least_par(target);
+  for (const MmCost& m : mms) set_mm_par(d, m.process, m.least_par(target));
+  if (verify_each()) verify(d, fmt::format("the search's candidate for {} cycles", target));
 }
 
 Capacity minus(Capacity c, const Usage& r) {
@@ -119,7 +123,8 @@ bool prefer_fabric_mul(const Design& d, const DseOptions& o) {
   if (!any) return false;
   Design one = d;
   one.options.fabric_elementwise_mul = true;
-  for (Process& p : one.processes) p.mm_par = 1;
+  for (size_t p = 0; p < one.processes.size(); ++p)
+    if (one.processes[p].kind == Kind::Mm) set_mm_par(one, ProcessId(p), 1);
   const Capacity cap = capacity(o.part, o.budget);
   ResourceReport r = estimate_unsized(one, o.arith, cap);
   // The LUTs the MACs take if every DSP of the budget became a MAC lane.
@@ -132,8 +137,8 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
   auto say = [&](const std::string& s) { if (o.progress) o.progress(s); };
   DseResult res;
   Design work = d;
-  res.fabric_elementwise_mul = prefer_fabric_mul(d, o);
-  work.options.fabric_elementwise_mul = res.fabric_elementwise_mul;
+  res.choice.fabric_elementwise_mul = prefer_fabric_mul(d, o);
+  work.options.fabric_elementwise_mul = res.choice.fabric_elementwise_mul;
   const std::vector<MmCost> mms = mm_costs(d);
   int64_t slowest = 0;
   for (size_t p = 0; p < d.processes.size(); ++p) {
@@ -162,7 +167,7 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
                     pt.fits ? "" : " (over budget)"));
   }
   apply(work, mms, target);
-  for (const MmCost& m : mms) res.mm_par[d.processes[m.process].name] = work.processes[m.process].mm_par;
+  for (const MmCost& m : mms) res.choice.mm_par.emplace_back(m.process, work.processes[m.process].mm_par);
   res.chosen = res.front.front();
   if (!res.fits)
     res.over = estimate_unsized(work, o.arith, cap).over;

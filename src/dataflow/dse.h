@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "dataflow/attributes.h"
 #include "dataflow/design.h"
 #include "dataflow/part.h"
 #include "dataflow/resources.h"
@@ -44,19 +45,22 @@ struct DsePoint {
 };
 
 struct DseResult {
-  std::map<std::string, int64_t> mm_par;  // the chosen P of every mm kernel, by process name
+  // The choice: every mm kernel's P, by process of the design searched, and the multiplier
+  // binding (prefer_fabric_mul). apply_parallelism puts it on that design,
+  // carry_parallelism on another lowering of the same graph (attributes.h).
+  Parallelism choice;
   DsePoint chosen;
   std::vector<DsePoint> front;   // evaluated designs, fastest target first (chosen included)
   int64_t slowest_other = 0;     // cycles of the slowest non-mm process: T's lower limit
   int64_t targets_checked = 0;   // balanced designs costed
   int64_t evaluations = 0;       // event-graph resolves
   bool fits = false;             // false: even P = 1 everywhere is over the budget
-  bool fabric_elementwise_mul = false;  // elementwise multipliers in LUTs (prefer_fabric_mul)
   std::string over;              // then: the first resource over it
   double seconds = 0;
 };
 
-// Searches the mm parallelism of `d` (any mm_par; other kernels are left as they are).
+// Searches the mm parallelism of `d` (any mm_par; other kernels are left as they are). The
+// result is keyed by d's processes.
 DseResult search_parallelism(const Design& d, const DseOptions& opt);
 
 // Whether the design's elementwise multipliers should be LUTs rather than DSPs: an

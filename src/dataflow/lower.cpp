@@ -21,9 +21,11 @@
 
 #include <fmt/format.h>
 
+#include "dataflow/attributes.h"
 #include "dataflow/event_graph.h"
 #include "dataflow/kernels.h"
 #include "dataflow/schedule.h"
+#include "dataflow/verify.h"
 #include "support/error.h"
 #include "support/limits.h"
 
@@ -49,8 +51,14 @@ std::optional<double> splat_value(const ir::Graph& g, ir::NodeId v) {
       auto x = splat_value(g, n.operands[0]);
       return x ? std::optional<double>(-*x) : std::nullopt;
     }
-    default: return std::nullopt;
+    // Not a splat through these (a dense constant, or values that differ element to element);
+    // a new op must say which it is (-Werror=switch).
+    case ir::Op::Input: case ir::Op::Param: case ir::Op::Const: case ir::Op::Sin: case ir::Op::Cos:
+    case ir::Op::Exp: case ir::Op::Tanh: case ir::Op::Relu: case ir::Op::Step: case ir::Op::Log:
+    case ir::Op::Add: case ir::Op::Sub: case ir::Op::Mul: case ir::Op::Div: case ir::Op::Mm:
+    case ir::Op::Sum: case ir::Op::Cat: return std::nullopt;
   }
+  return std::nullopt;
 }
 
 // True when every dim that `expand` broadcasts (in -> out, same rank) comes before every
@@ -148,8 +156,6 @@ struct Builder {
     p.node = v;
     p.attrs = n.attrs;
     p.name = std::string(ir::op_name(n.op)) + "_" + std::to_string(number.at(v));
-    auto par = opt.mm_par_by_kernel.find(p.name);
-    p.mm_par = par == opt.mm_par_by_kernel.end() ? opt.mm_par : par->second;
     for (ir::NodeId o : n.operands) {
       Operand od;
       od.shape = g.shape(o);
@@ -289,8 +295,11 @@ Design lower_with(const ir::Graph& g, const LowerOptions& options, const ChainPo
   Builder b{g, options, {}, {}, {}, {}, {}, {}, {}, chain_pos};
   make_processes(b);
   make_streams(b);
-  for (size_t pi = 0; pi < b.d.processes.size(); ++pi)
+  for (size_t pi = 0; pi < b.d.processes.size(); ++pi) {
     b.d.processes[pi].buffer_bits = kernel_buffer_bits(b.d, static_cast<ProcessId>(pi));
+    // The uniform MACs, capped by the lane rule once the output's block is known.
+    if (b.d.processes[pi].kind == Kind::Mm) set_mm_par(b.d, static_cast<ProcessId>(pi), options.mm_par);
+  }
   return std::move(b.d);
 }
 
@@ -342,19 +351,26 @@ Design lower(const ir::Graph& g, const LowerOptions& options) {
   limits::check_range(options.block, 1, limits::kMaxParallel, fmt::format("block {}", options.block), "lower");
   limits::check_range(options.mm_par, 1, limits::kMaxParallel, fmt::format("mm_par {}", options.mm_par), "lower");
   if (options.elem_bits < 1) throw Error("lower: elem_bits must be >= 1");
-  for (const auto& [name, par] : options.mm_par_by_kernel)
-    limits::check_range(par, 1, limits::kMaxParallel, fmt::format("mm_par {} of {}", par, name), "lower");
-  if (options.fanout != Fanout::Chain) return lower_with(g, options, nullptr);
-  if (options.chain_order) return lower_with(g, options, options.chain_order.get());
-  ChainPos pos = chain_order(g, options);
-  return lower_with(g, options, &pos);
+  Design d;
+  if (options.fanout != Fanout::Chain) {
+    d = lower_with(g, options, nullptr);
+  } else if (options.chain_order) {
+    d = lower_with(g, options, options.chain_order.get());
+  } else {
+    ChainPos pos = chain_order(g, options);
+    d = lower_with(g, options, &pos);
+  }
+  verify_step(d, "lower");
+  return d;
 }
 
-ChainOrder chain_order(const ir::Graph& g, const LowerOptions& options) {
+ChainOrder chain_order(const ir::Graph& g, const LowerOptions& options, const std::function<void(Design&)>& attrs) {
   LowerOptions star = options;
   star.fanout = Fanout::Star;
   star.chain_order.reset();
-  return chain_positions(lower_with(g, star, nullptr));
+  Design d = lower_with(g, star, nullptr);
+  if (attrs) attrs(d);
+  return chain_positions(d);
 }
 
 }  // namespace inrarch::dataflow

@@ -1,6 +1,8 @@
 // Lowering an IR graph to a dataflow design (docs/dataflow.md §1).
 #pragma once
 
+#include <functional>
+
 #include "dataflow/design.h"
 #include "ir/graph.h"
 
@@ -21,8 +23,13 @@ namespace inrarch::dataflow {
 Design lower(const ir::Graph& g, const LowerOptions& options = {});
 
 // The chain fan-outs' consumer order lower() would choose for g (one star lowering and an
-// unbounded resolve); empty when the design has no chain of three or more consumers.
-ChainOrder chain_order(const ir::Graph& g, const LowerOptions& options = {});
+// unbounded resolve); empty when the design has no chain of three or more consumers. The
+// consumers' lags depend on the kernels' speed: `attrs`, when given, puts the design's
+// attributes (a search's parallelism, attributes.h) on the star design before the resolve,
+// so the order is the one for the design those attributes make; lower() then takes it
+// through LowerOptions::chain_order.
+ChainOrder chain_order(const ir::Graph& g, const LowerOptions& options = {},
+                       const std::function<void(Design&)>& attrs = {});
 
 // The per-stream block: the largest divisor of the last dim that is <= requested (so a beat
 // never straddles a row of the last dim). With `rows` (the batch, LowerOptions::rows), the

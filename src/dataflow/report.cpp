@@ -10,17 +10,19 @@ json design_json(const Design& d) {
   json kernels = json::object();
   for (const auto& [kind, n] : kernels_by_kind(d)) kernels[kind] = n;
   int64_t buf = 0, rom = 0;
-  json par = json::object();
+  json par = json::object(), lanes = json::object();
   for (const auto& p : d.processes) {
     buf += p.buffer_bits, rom += p.rom_bits;
-    if (p.kind == Kind::Mm) par[p.name] = p.mm_par;
+    if (p.kind != Kind::Mm) continue;
+    par[p.name] = p.mm_par;
+    lanes[p.name] = p.mm_lanes;
   }
   return {{"processes", d.processes.size()}, {"streams", d.streams.size()},
           {"fabric_elementwise_mul", d.options.fabric_elementwise_mul},
           {"kernels", kernels},              {"block", d.options.block},
           {"mm_par", d.options.mm_par},      {"elem_bits", d.options.elem_bits},
           {"kernel_buffer_bits", buf},       {"rom_bits", rom},
-          {"mm_par_by_kernel", par}};
+          {"mm_par_by_kernel", par},         {"mm_lanes_by_kernel", lanes}};
 }
 
 Analysis analysis_of(const EventGraph& eg, const Resolution& r, int64_t peak_latency) {
@@ -180,7 +182,7 @@ json floor_json(const Floor& f) {
           {"latency_over_floor", f.latency_over_floor}};
 }
 
-json dse_json(const DseResult& r) {
+json dse_json(const DseResult& r, const Design& searched) {
   json front = json::array();
   for (const DsePoint& p : r.front) {
     json j = usage_json(p.use);
@@ -196,8 +198,8 @@ json dse_json(const DseResult& r) {
           {"target_cycles", r.chosen.target_cycles},
           {"fits", r.fits},
           {"over", r.over.empty() ? json(nullptr) : json(r.over)},
-          {"fabric_elementwise_mul", r.fabric_elementwise_mul},
-          {"mm_par", r.mm_par},
+          {"fabric_elementwise_mul", r.choice.fabric_elementwise_mul},
+          {"mm_par", parallelism_names(searched, r.choice)},
           {"front", front}};
 }
 

@@ -17,7 +17,8 @@
 namespace inrarch::dataflow {
 
 // {"processes": N, "streams": N, "kernels": {kind: n}, "block", "mm_par", "elem_bits",
-//  "kernel_buffer_bits", "rom_bits", "mm_par_by_kernel": {kernel: P}}
+//  "kernel_buffer_bits", "rom_bits", "mm_par_by_kernel": {kernel: P asked},
+//  "mm_lanes_by_kernel": {kernel: MACs that work, min(P, bC*K)}}
 nlohmann::json design_json(const Design& d);
 
 // The analysis section, typed: what the compile flow reads, and what analysis_json writes.
@@ -88,7 +89,8 @@ Utilisation utilisation(const Usage& total, const Part& part);
 
 // {"seconds", "targets_checked", "evaluations", "slowest_other_cycles", "target_cycles",
 //  "fits", "over", "mm_par": {kernel: P}, "front": [{target_cycles, latency_cycles, dsp,
-//  bram18k, uram, lut, ff, fits}]}
-nlohmann::json dse_json(const DseResult& r);
+//  bram18k, uram, lut, ff, fits}]}; `searched` is the design r was computed on (its
+//  processes name the choice).
+nlohmann::json dse_json(const DseResult& r, const Design& searched);
 
 }  // namespace inrarch::dataflow

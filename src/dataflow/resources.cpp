@@ -33,14 +33,15 @@ int64_t out_block(const Design& d, const Process& p) {
   return p.outputs.empty() ? 1 : d.streams[p.outputs[0]].block;
 }
 
-// mm: P MAC lanes; the A row double buffer and a streamed B's buffer are split into P banks
-// so the P lanes read in parallel, a constant operand's ROM into P/2 dual-port banks.
+// mm: L = mm_lanes MACs (the stored lanes, attributes.h); the A row double buffer and a
+// streamed B's buffer are split into L banks so the L lanes read in parallel, a constant
+// operand's ROM into ceil(L/2) dual-port banks (mm.h's partitions of the same L).
 Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
   const Process& p = d.processes[pid];
   const int64_t w = d.options.elem_bits;
   const ir::Shape& as = p.operands.at(0).shape;
   const ir::Shape& bs = p.operands.at(1).shape;
-  const int64_t K = as.at(1), par = std::min(p.mm_par, out_block(d, p) * K);
+  const int64_t K = as.at(1), par = p.mm_lanes;  // the stored lanes (attributes.h)
   Usage u;
   for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a);
   if (p.operands[0].stream >= 0) arrays.push_back(banked(pid, "buffer", 2 * K, par, w));
@@ -73,7 +74,8 @@ Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<
     case Kind::Unary:
     case Kind::Binary: u += elementwise_usage(d, pid, a, arrays); break;
     case Kind::Copy: u.ff += w * lanes * static_cast<int64_t>(p.outputs.size()); break;
-    default: {  // source, sink, data movement: registers per lane, a buffer, a ROM
+    case Kind::Source: case Kind::Sink: case Kind::Transpose: case Kind::Permute: case Kind::Gather:
+    case Kind::Custom: {  // registers per lane, a buffer, a ROM
       u += Usage{0, 0, 0, w * lanes, w * lanes};
       if (p.op == ir::Op::Sum) u.lut += w * lanes;  // the accumulating adder
       if (p.buffer_bits > 0) arrays.push_back(banked(pid, "buffer", p.buffer_bits / w, lanes, w));

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "support/error.h"
 
 namespace inrarch::dataflow {
@@ -80,7 +82,10 @@ Program mm(const Design& d, const Process& p) {
   if (a.stream >= 0) K = d.streams[a.stream].shape.at(1);
   INRARCH_ASSERT(K > 0, "mm " + p.name + " has no streamed operand");
   const int64_t writes = N / bc;
-  const MmCadence cad{bc * K, p.mm_par};
+  if (p.mm_lanes < 1 || p.mm_lanes > bc * K)
+    throw Error(fmt::format("schedule: mm {} has {} lanes, outside 1 to bC*K = {} (set_mm_par keeps them there)",
+                            p.name, p.mm_lanes, bc * K));
+  const MmCadence cad{bc * K, p.mm_lanes};
   const FifoOp write_only[] = {wr(out)};
   if (a.stream < 0) {
     for (int64_t i = 0; i < M; ++i)
@@ -176,8 +181,10 @@ int64_t kernel_buffer_bits(const Design& d, ProcessId pid) {
     case Kind::Transpose:
     case Kind::Permute: return numel(d.streams[p.inputs.at(0)].shape) * bits;
     case Kind::Gather: return gather_buffer_elems(d, pid) * bits;
-    default: return 0;
+    case Kind::Source: case Kind::Sink: case Kind::Copy: case Kind::Unary: case Kind::Binary:
+    case Kind::Custom: return 0;  // registers only (a constant operand is a ROM: rom_bits)
   }
+  return 0;
 }
 
 void check_programs(const Design& d, const std::vector<Program>& progs) {

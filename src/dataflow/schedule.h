@@ -11,11 +11,12 @@
 //              output order) in the same step.                       buffer 0
 //   unary /    II=1, L=1 (kElementwiseDepth): step i reads beat i of every streamed
 //   binary     operand and writes result beat i-1; a constant operand is a parameter/ROM.
-//   mm         C[M,N] = A[M,K] B[K,N] with P = mm_par MACs. Streamed B: read all of B
-//              first (II=1). Then read the K/bA beats of A row 0 (II=1), and per row i
-//              write the N/bC beats of C row i: the P MACs work through the row's products
-//              in order, P a cycle, so beat j is written ceil((j+1)*bC*K/P) cycles into the
-//              row (MmCadence; a row takes ceil(N*K/P) cycles, P capped at bC*K); the A row
+//   mm         C[M,N] = A[M,K] B[K,N] with L = mm_lanes MACs (min(mm_par, bC*K), stored
+//              by set_mm_par). Streamed B: read all of B first (II=1). Then read the K/bA
+//              beats of A row 0 (II=1), and per row i write the N/bC beats of C row i: the
+//              L MACs work through the row's products in order, L a cycle, so beat j is
+//              written ceil((j+1)*bC*K/L) cycles into the row (MmCadence; a row takes
+//              ceil(N*K/L) cycles); the A row
 //              is double-buffered: write step j also reads beat j of row i+1, and the beats
 //              of row i+1 left after the last write are read at II=1. A constant A: no
 //              reads. Buffer: B (when streamed) and two rows of A.
@@ -39,14 +40,14 @@ namespace inrarch::dataflow {
 
 inline constexpr int64_t kElementwiseDepth = 1;
 
-// When an mm with P MACs writes its beats: the MACs take the row's products in order, P a
-// cycle, across beat boundaries, so beat j of a row (bC*K products each, `work`) is done
-// ceil((j+1)*work/P) cycles into the row. P above `work` buys nothing (one beat a cycle).
+// When an mm with L working MACs writes its beats: the MACs take the row's products in
+// order, L a cycle, across beat boundaries, so beat j of a row (bC*K products each, `work`)
+// is done ceil((j+1)*work/L) cycles into the row. L is the process's stored mm_lanes, at
+// most `work` (the lane rule, attributes.h; the verifier checks it): a beat a cycle at most.
 struct MmCadence {
-  int64_t work, par;
-  int64_t lanes() const { return par < work ? par : work; }
-  int64_t done(int64_t beats) const { return (beats * work + lanes() - 1) / lanes(); }
-  int64_t delay(int64_t j) const { return done(j + 1) - done(j); }  // >= 1
+  int64_t work, lanes;
+  int64_t done(int64_t beats) const { return (beats * work + lanes - 1) / lanes; }
+  int64_t delay(int64_t j) const { return done(j + 1) - done(j); }  // >= 1 when lanes <= work
 };
 
 // `count` consecutive steps that perform the same ops (on the same streams, successive

@@ -16,8 +16,10 @@
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
+#include "dataflow/verify.h"
 #include "driver/budget.h"
 #include "driver/parallelism.h"
+#include "driver/plan.h"
 #include "driver/precision.h"
 #include "driver/report_data.h"
 #include "driver/rtl_stage.h"
@@ -161,6 +163,11 @@ void dataflow_stage(FlowState& s) {
   plan.sizing.method = dataflow::method_from_name(s.opts.fifo_method);
   plan.sizing.alpha = s.opts.alpha;
   plan.exact = s.opts.exact;
+  if (!s.opts.plan_file.empty()) {
+    plan.plan = read_plan(s.opts.plan_file);
+    plan.plan_source = "--plan " + s.opts.plan_file.string();
+    plan.dse = false;
+  }
   if (s.opts.progress) plan.sizing.progress = [&s](const std::string& line) { progress(s, line); };
   plan.progress = [&s](const std::string& line) { progress(s, line); };
   DataflowResult r = build_dataflow(s.bundle.graph, plan);
@@ -170,6 +177,7 @@ void dataflow_stage(FlowState& s) {
   s.part = plan.part;
   for (const auto& [key, section] : r.report.items()) s.report[key] = section;
   set_dataflow_figures(s.result, *s.design, r, plan.part);
+  write_file(s.out / "plan.json", plan_json(r.plan).dump(2) + "\n");  // compile --plan reads it back
   progress(s, fmt::format("{} processes, {} streams; latency {} cycles (peak {}), {}",
                           s.design->processes.size(), s.design->streams.size(), r.sized.latency,
                           r.sized.peak_latency, r.sized.deadlock ? "DEADLOCK" : "deadlock-free"));
@@ -287,6 +295,9 @@ CompileResult compile(const CompileOptions& o) {
   if (o.builtin_insp.has_value() == !o.bundle_dir.empty())
     throw Error("compile: give either a bundle folder or --builtin, not both or neither");
   StagingDir staging(o.out_dir, "report.json", "compile output");
+  // --verify-design: the design verifier after every back-half step (dataflow/verify.h).
+  std::optional<dataflow::ScopedVerifyEach> verify_design;
+  if (o.verify_design) verify_design.emplace(true);
   FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}, {}, {}, 0, dataflow::find_part(o.part),
               hls::parse_number_type(o.number_type)};
   s.report["tool"] = {{"name", "inrarch"}, {"version", "0.1"}};

@@ -29,6 +29,10 @@ struct CompileOptions {
   int64_t mm_par = 1;              // parallel MACs per mm (every mm, when dse is off)
   bool dse = true;                 // search each mm's parallelism under the budget
   int64_t merge = 0;               // products sharing a weight per kernel: 0 searched, 1 never
+  // A plan (driver/plan.h, e.g. an earlier OUT/plan.json) instead of the search: its merge and
+  // every mm's MACs. Every compile writes the plan it compiled to OUT/plan.json.
+  std::filesystem::path plan_file;
+  bool verify_design = false;      // dataflow::verify after every back-half step (a debugging aid)
   std::string part = "u50";        // target part (dataflow/part.h)
   std::string budget;              // "dsp=0.8,bram=0.8,..." (empty: 0.8 of everything)
   bool allow_over_budget = false;  // else a design over the budget ends the flow (driver/budget.h)

@@ -5,12 +5,16 @@
 //      in 1, 2, 4, ... is searched and the fastest design that fits is kept (within 1% of
 //      the fastest, the one with the fewest on-chip bits);
 //   2. the parallelism of every mm (dataflow/dse.h) for that graph.
+// The search runs on one lowering (star fan-out, kSearchRows rows) and its result is keyed by
+// that design's processes; the designs sized and emitted are other lowerings of the same
+// graph, which get the choice through dataflow::carry_parallelism and apply_parallelism.
 #include "driver/parallelism.h"
 
 #include <chrono>
 
 #include <fmt/format.h>
 
+#include "dataflow/attributes.h"
 #include "dataflow/event_graph.h"
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
@@ -32,9 +36,12 @@ struct Sized {
 };
 
 Sized lower_and_size(const ir::Graph& g, const LowerOptions& lo_in, const DataflowPlan& plan,
-                     const RowPlan& rp, std::vector<int64_t> reuse = {}) {
-  const LowerOptions lo = row_lowering(g, lo_in, rp);
+                     const RowPlan& rp, const DesignPass& attrs, std::vector<int64_t> reuse = {}) {
+  // Every lowering below gets the attributes (a search's or plan's choice; none: the
+  // uniform lowering); lower, apply_parallelism and set_depths verify when the hook is on.
+  const LowerOptions lo = row_lowering(g, lo_in, rp, attrs);
   Sized s{lower_at_batch(g, lo, rp), {}, {}, {}};
+  if (attrs) attrs(s.design);
   SizingOptions so = plan.sizing;
   so.reuse = std::move(reuse);
   if (!rp.periodic) {
@@ -43,7 +50,7 @@ Sized lower_and_size(const ir::Graph& g, const LowerOptions& lo_in, const Datafl
     s.analysis = analysis_of(eg, s.sized.final, s.sized.peak_latency);
     s.analysis.rows = Analysis::Rows{rp.rows, true, rp.why_exact};
   } else {
-    RowSizing rs = size_fifos_rows(row_builder(g, lo), *rp.rows, so, plan.rows);
+    RowSizing rs = size_fifos_rows(row_builder(g, lo, attrs), *rp.rows, so, plan.rows);
     s.sized = std::move(rs.sized);
     s.analysis = analysis_of(rs.final, rs.peak);
   }
@@ -52,8 +59,14 @@ Sized lower_and_size(const ir::Graph& g, const LowerOptions& lo_in, const Datafl
   return s;
 }
 
+// A search: the design searched (its processes key the result) and the result.
+struct Searched {
+  Design design;
+  DseResult dse;
+};
+
 // g has `rows` rows (0: not independent).
-DseResult search(const ir::Graph& g, int64_t rows, const DataflowPlan& plan, const Usage& reserve, int front) {
+Searched search(const ir::Graph& g, int64_t rows, const DataflowPlan& plan, const Usage& reserve, int front) {
   DseOptions o;
   o.part = plan.part;
   o.budget = plan.budget;
@@ -63,23 +76,31 @@ DseResult search(const ir::Graph& g, int64_t rows, const DataflowPlan& plan, con
   if (front > 0) o.progress = plan.progress;
   LowerOptions one = plan.lower;
   one.mm_par = 1;
-  one.mm_par_by_kernel.clear();
   one.fanout = Fanout::Star;  // the search only needs the kernels' cycles; star lowers once
   one.rows = rows;
-  return search_parallelism(lower(g, one), o);
+  Searched s{lower(g, one), {}};
+  s.dse = search_parallelism(s.design, o);
+  return s;
+}
+
+// The search's choice on any lowering of the graph searched.
+DesignPass carried(const Searched& s) {
+  auto from = std::make_shared<const Design>(s.design);
+  return [from, par = s.dse.choice](Design& d) { apply_parallelism(d, carry_parallelism(par, *from, d)); };
 }
 
 struct Variant {
   int64_t max_group = 1;
   ir::Graph graph;
-  DseResult dse;
+  Searched searched;
   int64_t data_bits = 0;  // ROM + buffers of the chosen design (FIFOs not sized yet)
 };
 
 bool better(const Variant& a, const Variant& b) {  // a strictly preferred to b
-  if (a.dse.fits != b.dse.fits) return a.dse.fits;
-  if (!a.dse.fits) return a.data_bits < b.data_bits;  // nothing fits: the smallest
-  double la = double(a.dse.chosen.latency), lb = double(b.dse.chosen.latency);
+  const DseResult &x = a.searched.dse, &y = b.searched.dse;
+  if (x.fits != y.fits) return x.fits;
+  if (!x.fits) return a.data_bits < b.data_bits;  // nothing fits: the smallest
+  double la = double(x.chosen.latency), lb = double(y.chosen.latency);
   if (la < 0.99 * lb) return true;
   if (lb < 0.99 * la) return false;
   return a.data_bits < b.data_bits;
@@ -94,15 +115,12 @@ Variant merged_variant(const ir::Graph& g, int64_t max_group, int64_t& merged) {
   return v;
 }
 
-// Searches the variant's parallelism and costs its ROM and buffers.
+// Searches the variant's parallelism and costs its ROM and buffers: the design searched
+// with its choice applied.
 void score(Variant& v, int64_t rows, const DataflowPlan& plan) {
-  v.dse = search(v.graph, rows, plan, {}, 0);
-  LowerOptions lo = plan.lower;
-  lo.mm_par_by_kernel = v.dse.mm_par;
-  lo.fabric_elementwise_mul = v.dse.fabric_elementwise_mul;
-  lo.fanout = Fanout::Star;
-  lo.rows = rows;
-  Design d = lower(v.graph, lo);
+  v.searched = search(v.graph, rows, plan, {}, 0);
+  Design d = v.searched.design;
+  apply_parallelism(d, v.searched.dse.choice);
   ResourceReport r = estimate_unsized(d, plan.arith, capacity(plan.part, plan.budget));
   v.data_bits = r.rom_bits + r.buffer_bits;
 }
@@ -115,8 +133,8 @@ Variant choose_merge(const ir::Graph& g, int64_t rows, const DataflowPlan& plan)
     if (plan.progress)
       plan.progress(fmt::format("dse: products sharing a weight merged {} at most: {} mm merged away, "
                                 "latency {}, {} DSP, {:.1f} Mbit ROM+buffers{}",
-                                v.max_group, merged, v.dse.chosen.latency, v.dse.chosen.use.dsp,
-                                v.data_bits / 1e6, v.dse.fits ? "" : " (over budget)"));
+                                v.max_group, merged, v.searched.dse.chosen.latency, v.searched.dse.chosen.use.dsp,
+                                v.data_bits / 1e6, v.searched.dse.fits ? "" : " (over budget)"));
   };
   score(best, rows, plan);
   say(best);
@@ -134,54 +152,61 @@ Variant choose_merge(const ir::Graph& g, int64_t rows, const DataflowPlan& plan)
 }  // namespace
 
 DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
-  LowerOptions lo = plan.lower;
-  std::optional<DseResult> dse;
+  const LowerOptions lo = plan.lower;
+  std::optional<Searched> dse;
+  DesignPass attrs;  // the choice put on every lowering; none: lo's uniform mm_par
   const RowPlan rp = plan_rows(g, plan.rows, plan.exact ? "--exact" : "");
   // The search's graph: the batch, or kSearchRows of it on a large batch of rows.
   ir::Graph searched = rp.periodic ? passes::rebatch(g, rp.search_rows) : g;
   ir::Graph graph = g;
   int64_t max_group = 1;
   const auto t0 = std::chrono::steady_clock::now();
-  if (plan.merge > 1 || (plan.dse && plan.merge == 0)) {
+  const bool search_on = plan.dse && !plan.plan;
+  const int64_t merge = plan.plan ? plan.plan->merge_max_group : plan.merge;
+  if (merge > 1 || (search_on && merge == 0)) {
     int64_t merged = 0;
-    Variant v = plan.merge > 0 ? merged_variant(searched, plan.merge, merged) : choose_merge(searched, rp.search_rows, plan);
+    Variant v = merge > 0 ? merged_variant(searched, merge, merged) : choose_merge(searched, rp.search_rows, plan);
     max_group = v.max_group;
     searched = std::move(v.graph);
     graph = rp.periodic ? merged_variant(g, max_group, merged).graph : searched;
   }
-  if (plan.dse) {
+  if (plan.plan) {
+    attrs = [p = *plan.plan, source = plan.plan_source.empty() ? std::string("plan") : plan.plan_source](Design& d) {
+      apply_parallelism(d, resolve_plan(p, d, source));
+    };
+  } else if (search_on) {
     dse = search(searched, rp.search_rows, plan, {}, 10);  // again, with the latency-vs-DSP front
-    lo.mm_par_by_kernel = dse->mm_par;
-    lo.fabric_elementwise_mul = dse->fabric_elementwise_mul;
+    attrs = carried(*dse);
   }
   double search_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  Sized s = lower_and_size(graph, lo, plan, rp);
+  Sized s = lower_and_size(graph, lo, plan, rp, attrs);
   // The sized FIFOs were not in the search's budget: hold them back and search again.
-  for (int retry = 0; retry < 3 && dse && dse->fits && !s.resources.fits; ++retry) {
+  for (int retry = 0; retry < 3 && dse && dse->dse.fits && !s.resources.fits; ++retry) {
     if (plan.progress)
       plan.progress(fmt::format("dse: sized FIFOs put the design over the {} budget; searching again",
                                 s.resources.over));
     Usage reserve = s.resources.fifos;
     reserve.dsp = 0;
     dse = search(searched, rp.search_rows, plan, reserve, 10);
-    search_seconds += dse->seconds;
-    lo.mm_par_by_kernel = dse->mm_par;
-    lo.fabric_elementwise_mul = dse->fabric_elementwise_mul;
+    search_seconds += dse->dse.seconds;
+    attrs = carried(*dse);
     // Same streams, slower kernels: the sized depths usually still hold (one resolve).
-    s = lower_and_size(graph, lo, plan, rp, s.sized.depths);
+    s = lower_and_size(graph, lo, plan, rp, attrs, s.sized.depths);
   }
   Floor fl = floor_of(s.design, plan.part, plan.arith, s.sized.latency);
   DataflowResult r{std::move(graph),      std::move(s.design),    std::move(s.sized), std::move(s.analysis),
-                   fl, std::move(s.resources), {}, rp.rows.value_or(0)};
+                   fl, std::move(s.resources), {}, rp.rows.value_or(0), {}};
+  r.plan = plan_of(r.design, max_group);
   r.report["design"] = design_json(r.design);
   r.report["analysis"] = analysis_json(r.analysis);
   r.report["fifo"] = fifo_json(r.design, r.sized);
   r.report["resources"] = resources_json(r.resources, plan.part, plan.budget);
   r.report["floor"] = floor_json(r.floor);
-  r.report["dse"] = dse ? dse_json(*dse) : nlohmann::json::object();
+  r.report["dse"] = dse ? dse_json(dse->dse, dse->design) : nlohmann::json::object();
   r.report["dse"]["enabled"] = dse.has_value();
   r.report["dse"]["merge_max_group"] = max_group;
   r.report["dse"]["rows"] = rp.search_rows;
+  if (plan.plan) r.report["dse"]["plan"] = plan.plan_source;
   if (dse) r.report["dse"]["seconds"] = search_seconds;
   return r;
 }

@@ -1,15 +1,18 @@
 // The dataflow stage of the compile flow with the architecture search: choose how far to
 // merge the products that share a weight (passes/merge_shared_mm.h) and the parallelism of
-// every mm under the part's budget (dataflow/dse.h), lower with the chosen values, size the
-// FIFOs, and cost the result (dataflow/resources.h). When the sized FIFOs push a searched
-// design over the budget, the search runs again with their cost held back. Without the
-// search (plan.dse false) the graph is lowered as it is, with plan.lower's uniform mm_par.
+// every mm under the part's budget (dataflow/dse.h), lower, put the chosen values on the
+// design (dataflow::apply_parallelism, carried from the design searched), size the FIFOs,
+// and cost the result (dataflow/resources.h). When the sized FIFOs push a searched design
+// over the budget, the search runs again with their cost held back. Without the search
+// (plan.dse false) the graph is lowered as it is, with plan.lower's uniform mm_par; with a
+// plan (plan.h) the plan's merge and parallelism are used and nothing is searched.
 // On a large batch of independent rows (driver/rows.h), the search sees the graph at kSearchRows rows and
 // the FIFOs are sized and proven on a prefix (dataflow/periodic.h): the cost of this stage
 // does not grow with the batch.
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +23,7 @@
 #include "dataflow/periodic.h"
 #include "dataflow/report.h"
 #include "dataflow/resources.h"
+#include "driver/plan.h"
 #include "ir/graph.h"
 
 namespace inrarch::driver {
@@ -38,6 +42,10 @@ struct DataflowPlan {
   bool exact = false;
   dataflow::RowOptions rows;
   std::function<void(const std::string&)> progress;
+  // Instead of the search: a plan (plan.h, e.g. read from compile --plan FILE), `plan_source`
+  // naming it in errors.
+  std::optional<Plan> plan;
+  std::string plan_source;
 };
 
 struct DataflowResult {
@@ -51,6 +59,7 @@ struct DataflowResult {
   // flow reads the typed fields above, never these).
   nlohmann::json report;
   int64_t rows = 0;       // the batch when rows are independent (passes/rebatch.h), else 0
+  Plan plan;              // what was compiled, as a plan (OUT/plan.json)
 };
 
 DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan);

@@ -51,7 +51,10 @@ json processes_json(const ir::Graph& g, const Design& d) {
     json j = {{"name", p.name}, {"kind", kind_name(p.kind)}};
     if (p.kind != Kind::Source && p.kind != Kind::Sink && p.kind != Kind::Copy && p.kind != Kind::Custom)
       j["op"] = std::string(ir::op_name(p.op));
-    if (p.kind == Kind::Mm) j["mm_par"] = p.mm_par;
+    if (p.kind == Kind::Mm) {
+      j["mm_par"] = p.mm_par;      // asked
+      j["mm_lanes"] = p.mm_lanes;  // working (the graph shows these)
+    }
     if (std::vector<std::string> w = held_params(g, p); !w.empty()) j["params"] = w;
     out.push_back(std::move(j));
   }
@@ -116,7 +119,7 @@ json occupancy_json(const EventGraph& eg, const Activity& a, const std::vector<S
 // The event graph whose times the report shows: the design itself, or at the prefix's rows.
 std::unique_ptr<EventGraph> resolved_graph(const ir::Graph& g, const Design& d, const ReportInputs& in) {
   if (!in.rows_analysed) return std::make_unique<EventGraph>(d);
-  return std::make_unique<EventGraph>(row_builder(g, d.options)(*in.rows_analysed));
+  return std::make_unique<EventGraph>(row_builder(g, d.options, attributes_of(d))(*in.rows_analysed));
 }
 
 std::optional<int64_t> optional_int(const json& j) {

@@ -159,7 +159,8 @@ std::string node_tooltip(const json& procs, const DesignView::Node& n) {
     const json& pr = procs[p];
     t += pr["name"].get<std::string>() + " (" + pr["kind"].get<std::string>();
     if (pr.contains("op")) t += " " + pr["op"].get<std::string>();
-    if (pr.contains("mm_par")) t += ", " + std::to_string(pr["mm_par"].get<int64_t>()) + " MACs";
+    if (pr.contains("mm_lanes")) t += ", " + std::to_string(pr["mm_lanes"].get<int64_t>()) + " MACs";
+    else if (pr.contains("mm_par")) t += ", " + std::to_string(pr["mm_par"].get<int64_t>()) + " MACs";  // older runs
     t += ")";
     if (pr.contains("params")) t += " holds " + fmt::format("{}", fmt::join(pr["params"].get<std::vector<std::string>>(), " "));
     t += "; ";

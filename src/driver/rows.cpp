@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "dataflow/attributes.h"
 #include "dataflow/lower.h"
 #include "passes/rebatch.h"
 
@@ -25,11 +26,15 @@ RowPlan plan_rows(const ir::Graph& g, const RowOptions& ro, const std::string& e
   return r;
 }
 
-LowerOptions row_lowering(const ir::Graph& g, LowerOptions lo, const RowPlan& rp) {
-  if (rp.periodic && lo.fanout == Fanout::Chain) {
-    LowerOptions at = lo;
+LowerOptions row_lowering(const ir::Graph& g, LowerOptions lo, const RowPlan& rp, const DesignPass& attrs) {
+  if (lo.fanout != Fanout::Chain) return lo;
+  LowerOptions at = lo;
+  if (rp.periodic) {
     at.rows = rp.search_rows;
-    lo.chain_order = std::make_shared<ChainOrder>(chain_order(passes::rebatch(g, rp.search_rows), at));
+    lo.chain_order = std::make_shared<ChainOrder>(chain_order(passes::rebatch(g, rp.search_rows), at, attrs));
+  } else if (attrs) {  // what lower_at_batch's lower() would choose, for the design with attrs
+    at.rows = rp.rows.value_or(0);
+    lo.chain_order = std::make_shared<ChainOrder>(chain_order(g, at, attrs));
   }
   return lo;
 }
@@ -39,12 +44,19 @@ Design lower_at_batch(const ir::Graph& g, LowerOptions lo, const RowPlan& rp) {
   return lower(g, lo);
 }
 
-RowDesignBuilder row_builder(const ir::Graph& g, const LowerOptions& lo) {
-  return [&g, lo](int64_t rows) {
+RowDesignBuilder row_builder(const ir::Graph& g, const LowerOptions& lo, DesignPass after_lower) {
+  return [&g, lo, after_lower = std::move(after_lower)](int64_t rows) {
     LowerOptions at = lo;
     at.rows = rows;
-    return lower(passes::rebatch(g, rows), at);
+    Design d = lower(passes::rebatch(g, rows), at);
+    if (after_lower) after_lower(d);
+    return d;
   };
+}
+
+DesignPass attributes_of(const Design& d) {
+  auto from = std::make_shared<const Design>(d);
+  return [from, par = parallelism_of(d)](Design& to) { apply_parallelism(to, carry_parallelism(par, *from, to)); };
 }
 
 }  // namespace inrarch::driver

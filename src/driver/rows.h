@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -30,10 +31,23 @@ struct RowPlan {
 // exact_reason: when not empty, every beat is resolved and this is the reason reported.
 RowPlan plan_rows(const ir::Graph& g, const dataflow::RowOptions& ro, const std::string& exact_reason);
 
-// `lo` for g's designs at any row count: chain order fixed when the plan is periodic.
-dataflow::LowerOptions row_lowering(const ir::Graph& g, dataflow::LowerOptions lo, const RowPlan& rp);
-// The design of g at the batch, and the builder of g's design at any row count.
+// A design pass run on each fresh lowering: the attributes a search or plan chose
+// (dataflow/attributes.h).
+using DesignPass = std::function<void(dataflow::Design&)>;
+
+// `lo` for g's designs at any row count: chain order fixed when the plan is periodic. With
+// `attrs` (the designs' attributes, put on each lowering), the chain order is the one for
+// the design with them, periodic or not (dataflow::chain_order: the consumers' lags depend
+// on the kernels' MACs).
+dataflow::LowerOptions row_lowering(const ir::Graph& g, dataflow::LowerOptions lo, const RowPlan& rp,
+                                    const DesignPass& attrs = {});
+// The design of g at the batch, and the builder of g's design at any row count (each
+// lowering then passed through `after_lower`, when given).
 dataflow::Design lower_at_batch(const ir::Graph& g, dataflow::LowerOptions lo, const RowPlan& rp);
-dataflow::RowDesignBuilder row_builder(const ir::Graph& g, const dataflow::LowerOptions& lo);
+dataflow::RowDesignBuilder row_builder(const ir::Graph& g, const dataflow::LowerOptions& lo,
+                                       DesignPass after_lower = {});
+// The pass that gives another lowering of d's graph d's attributes (its mm MACs and
+// multiplier binding, carried by dataflow::carry_parallelism).
+DesignPass attributes_of(const dataflow::Design& d);
 
 }  // namespace inrarch::driver

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "dataflow/attributes.h"
 #include "dataflow/depths.h"
 #include "dataflow/lower.h"
 #include "../io_test_util.h"
@@ -71,9 +72,12 @@ TEST(LowerLimits, BlockAndMmPar) {
   expect_limit([&] { lower_with(0, 1); }, {"lower: block 0", kParRange});
   expect_limit([&] { lower_with(1, 65537); }, {"lower: mm_par 65537", kParRange});
   EXPECT_NO_THROW(lower_with(65536, 65536));
-  LowerOptions lo;
-  lo.mm_par_by_kernel["mm_2"] = int64_t{1} << 40;
-  expect_limit([&] { lower(g, lo); }, {"lower: mm_par 1099511627776 of mm_2", kParRange});
+  // A per-kernel choice is a design attribute, set on the lowered design (attributes.h).
+  Design d = lower(g);
+  const ProcessId mm = d.find_process("mm_2");
+  ASSERT_GE(mm, 0);
+  expect_limit([&] { set_mm_par(d, mm, int64_t{1} << 40); }, {"set_mm_par: mm_par 1099511627776 of mm_2", kParRange});
+  expect_limit([&] { apply_parallelism(d, Parallelism{{{mm, 0}}, false}); }, {"mm_par 0 of mm_2", kParRange});
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "autodiff/models.h"
 #include "dataflow/dse.h"
 #include "dataflow/lower.h"
+#include "dataflow/verify.h"
 #include "passes/pipeline.h"
 
 namespace inrarch::dataflow {
@@ -16,12 +17,15 @@ Design insp(int order, int64_t batch, int64_t width) {
   spec.batch = batch;
   ir::Bundle b = autodiff::build_insp_bundle(spec, order, false);
   passes::optimize_bundle(b);
-  return lower(b.graph);
+  Design d = lower(b.graph);
+  verify(d, "lower");
+  return d;
 }
 
-Design with_par(Design d, const std::map<std::string, int64_t>& par) {
-  for (Process& p : d.processes)
-    if (p.kind == Kind::Mm) p.mm_par = par.at(p.name);
+// The search's choice put on the design it was made on (the design pass).
+Design with_par(Design d, const Parallelism& par) {
+  apply_parallelism(d, par);
+  verify(d, "apply_parallelism");
   return d;
 }
 
@@ -36,7 +40,7 @@ TEST(Dse, EveryKernelGetsTheLeastParallelismForTheTarget) {
   Design d = insp(1, 8, 64);
   DseResult r = search_parallelism(d, options(""));
   ASSERT_TRUE(r.fits);
-  Design chosen = with_par(d, r.mm_par);
+  Design chosen = with_par(d, r.choice);
   const int64_t target = r.chosen.target_cycles;
   EXPECT_GE(target, r.slowest_other);
   int wide = 0;
@@ -47,9 +51,11 @@ TEST(Dse, EveryKernelGetsTheLeastParallelismForTheTarget) {
     EXPECT_LE(own_cycles(chosen, pid), target) << proc.name;
     if (proc.mm_par == 1) continue;
     ++wide;
-    proc.mm_par -= 1;  // one MAC less and the kernel falls behind the target: none wasted
+    EXPECT_EQ(proc.mm_lanes, proc.mm_par) << proc.name;  // the search asks no more than work
+    const int64_t par = proc.mm_par;
+    set_mm_par(chosen, pid, par - 1);  // one MAC less and the kernel falls behind the target: none wasted
     EXPECT_GT(own_cycles(chosen, pid), target) << proc.name;
-    proc.mm_par += 1;
+    set_mm_par(chosen, pid, par);
   }
   EXPECT_GT(wide, 0);
   // The mm with K = 2 (first layer) needs at most 2 MACs, however much budget is left.
@@ -75,7 +81,7 @@ TEST(Dse, TightBudgetGivesASlowerDesignWithinIt) {
   DseResult none = search_parallelism(d, options("dsp=0.0002"));
   EXPECT_FALSE(none.fits);
   EXPECT_EQ(none.over, "dsp");
-  for (const auto& [name, par] : none.mm_par) EXPECT_EQ(par, 1) << name;
+  for (const auto& [pid, par] : none.choice.mm_par) EXPECT_EQ(par, 1) << d.processes[pid].name;
 }
 
 TEST(Dse, FrontIsEvaluatedOnTheEventGraphAndSlowsDown) {
@@ -97,10 +103,10 @@ TEST(Dse, FrontIsEvaluatedOnTheEventGraphAndSlowsDown) {
 TEST(Dse, FabricMultipliersOnlyWhenLutsAreAmple) {
   Design d = insp(1, 8, 64);
   DseResult roomy = search_parallelism(d, options(""));
-  EXPECT_TRUE(roomy.fabric_elementwise_mul);
+  EXPECT_TRUE(roomy.choice.fabric_elementwise_mul);
   EXPECT_TRUE(prefer_fabric_mul(d, options("")));
   EXPECT_FALSE(prefer_fabric_mul(d, options("lut=0.01")));
-  EXPECT_FALSE(search_parallelism(d, options("lut=0.01")).fabric_elementwise_mul);
+  EXPECT_FALSE(search_parallelism(d, options("lut=0.01")).choice.fabric_elementwise_mul);
   // No elementwise multiply, nothing to move.
   ir::Graph g;
   g.add_output("y", g.unary(ir::Op::Sin, g.input("x", {4, 4})));
@@ -111,7 +117,7 @@ TEST(Dse, Deterministic) {
   Design d = insp(1, 8, 64);
   DseResult a = search_parallelism(d, options("dsp=0.1"));
   DseResult b = search_parallelism(d, options("dsp=0.1"));
-  EXPECT_EQ(a.mm_par, b.mm_par);
+  EXPECT_EQ(a.choice, b.choice);
   ASSERT_EQ(a.front.size(), b.front.size());
   for (size_t i = 0; i < a.front.size(); ++i) {
     EXPECT_EQ(a.front[i].latency, b.front[i].latency);

@@ -17,6 +17,7 @@
 #include "dataflow/event_graph.h"
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/lower.h"
+#include "dataflow/verify.h"
 
 namespace inrarch::dataflow {
 namespace {
@@ -34,10 +35,15 @@ ir::Graph lagged_fanout() {
 }
 
 SizingResult sized(const Design& d, FifoMethod m) {
+  verify(d, "lower");
   EventGraph eg(d);
   SizingOptions o;
   o.method = m;
-  return size_fifos(eg, o);
+  SizingResult r = size_fifos(eg, o);
+  Design at = d;
+  at.set_depths(r.depths);
+  verify(at, "FIFO sizing");
+  return r;
 }
 
 // The consumers a copy process feeds (not counting the next copy of a chain).

@@ -4,6 +4,7 @@
 #include "dataflow/lower.h"
 #include "dataflow/memory.h"
 #include "dataflow/schedule.h"
+#include "dataflow/verify.h"
 
 namespace inrarch::dataflow {
 namespace {
@@ -39,6 +40,7 @@ TEST(Lower, CopiesConstantsAndNames) {
     EXPECT_EQ(d.processes[st.producer].outputs.size() == 1 || d.processes[st.producer].kind == Kind::Copy, true);
   }
   EXPECT_NO_THROW(schedule_all(d));
+  EXPECT_NO_THROW(verify(d));
 }
 
 TEST(Lower, SameValueTwiceAndBlocks) {
@@ -53,6 +55,7 @@ TEST(Lower, SameValueTwiceAndBlocks) {
   EXPECT_EQ(d.streams[2].name, "s_copy_in_x__mul_1_1");
   for (const auto& s : d.streams) EXPECT_EQ(s.block, 3);
   EXPECT_EQ(d.streams[0].beats(), 4);
+  EXPECT_NO_THROW(verify(d));
 }
 
 TEST(Schedule, MmStreamedBAndCompactRuns) {

@@ -8,6 +8,7 @@
 #include "dataflow/event_graph.h"
 #include "dataflow/fifo_sizing.h"
 #include "dataflow/lower.h"
+#include "dataflow/verify.h"
 #include "dataflow/simulate.h"
 
 namespace inrarch::dataflow {
@@ -34,6 +35,10 @@ void expect_sized(EventGraph& eg, FifoMethod m, double alpha, const std::string&
   EXPECT_FALSE(s.deadlock) << what;
   EXPECT_EQ(s.latency, r.latency) << what;
   for (int64_t d : r.depths) EXPECT_GE(d, 2) << what;
+  // The sized design passes the design verifier.
+  Design sized = eg.design();
+  sized.set_depths(r.depths);
+  EXPECT_NO_THROW(verify(sized, "FIFO sizing")) << what;
 }
 
 TEST(Sizing, InspSmallPaperAndMin) {

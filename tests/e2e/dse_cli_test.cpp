@@ -149,4 +149,49 @@ TEST_F(DseCli, MaxErrorNoWidthMeetsOrNotFixedIsOneClearError) {
   EXPECT_FALSE(fs::exists(dir_ / "x"));
 }
 
+// OUT/plan.json is the search's result by kernel name; --plan reads it back instead of
+// searching and gives the same design. A plan that does not fit the design is one clear
+// error naming what is wrong.
+TEST_F(DseCli, PlanFileRoundTripAndBadPlans) {
+  nlohmann::json searched = compile("searched", "--verify-design");
+  std::ifstream pf(dir_ / "searched" / "plan.json");
+  nlohmann::json plan = nlohmann::json::parse(pf);
+  EXPECT_EQ(plan["format"], "inrarch-plan");
+  EXPECT_EQ(plan["mm_par"], searched["dse"]["mm_par"]);
+  EXPECT_EQ(plan["merge_max_group"], searched["dse"]["merge_max_group"]);
+  EXPECT_EQ(plan["fabric_elementwise_mul"], searched["design"]["fabric_elementwise_mul"]);
+  nlohmann::json replayed = compile("replayed", "--plan " + (dir_ / "searched" / "plan.json").string());
+  EXPECT_FALSE(replayed["dse"]["enabled"].get<bool>());
+  EXPECT_EQ(replayed["design"]["mm_par_by_kernel"], searched["design"]["mm_par_by_kernel"]);
+  EXPECT_EQ(replayed["design"]["mm_lanes_by_kernel"], searched["design"]["mm_lanes_by_kernel"]);
+  EXPECT_EQ(latency(replayed), latency(searched));
+  EXPECT_EQ(total_dsp(replayed), total_dsp(searched));
+
+  const std::string base = "compile --builtin insp --order 1 --batch 8 --width 64 --no-hls --no-mlir -q -o " +
+                           (dir_ / "bad").string() + " --plan ";
+  auto bad = [&](const std::string& name, const nlohmann::json& j, const std::string& message) {
+    const fs::path f = dir_ / (name + ".json");
+    std::ofstream(f) << j.dump();
+    RunResult r = run(base + f.string());
+    EXPECT_EQ(r.code, 1) << name << ": " << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << name << ": " << r.output;
+    EXPECT_FALSE(fs::exists(dir_ / "bad"));
+  };
+  nlohmann::json unknown = plan;
+  unknown["mm_par"]["mm_99999"] = 2;
+  bad("unknown", unknown, "'mm_99999' is not an mm kernel of the design");
+  nlohmann::json missing = plan;
+  missing["mm_par"].erase(missing["mm_par"].begin());
+  bad("missing", missing, "no mm_par for the design's mm kernel " + plan["mm_par"].begin().key());
+  nlohmann::json zero = plan;
+  zero["mm_par"].begin().value() = 0;
+  bad("zero", zero, "mm_par 0 of '" + plan["mm_par"].begin().key() + "' is out of range");
+  nlohmann::json typo = plan;
+  typo["mm_pars"] = typo["mm_par"];
+  bad("typo", typo, "unknown key 'mm_pars'");
+  RunResult both = run(base + (dir_ / "searched" / "plan.json").string() + " --mm-par 2");
+  EXPECT_EQ(both.code, 1) << both.output;
+  EXPECT_NE(both.output.find("--plan gives every mm's MACs"), std::string::npos) << both.output;
+}
+
 }  // namespace

@@ -34,14 +34,11 @@ rtl_test::Case emit_par(ir::Bundle b, const std::string& name, int64_t block, in
   return rtl_test::emit_case(std::move(b), "mm_par_" + name, block, ho, par);
 }
 
-// The lanes each mm of c got (min(P, BC*K)), in design order.
+// The lanes each mm of c got (the stored min(P, BC*K)), in design order.
 std::vector<int64_t> lanes(const rtl_test::Case& c) {
   std::vector<int64_t> l;
   for (const auto& p : c.design.processes)
-    if (p.kind == dataflow::Kind::Mm) {
-      const int64_t K = c.design.streams[p.operands.at(0).stream].shape.at(1);
-      l.push_back(dataflow::MmCadence{c.design.streams[p.outputs.at(0)].block * K, p.mm_par}.lanes());
-    }
+    if (p.kind == dataflow::Kind::Mm) l.push_back(p.mm_lanes);
   return l;
 }
 

@@ -76,14 +76,16 @@ std::string elementwise(const Ctx& c, dataflow::ProcessId pid) {
                      trailing_flag(c, pid));
 }
 
-// mm<PAR[, SHIFT]>: SHIFT realigns the accumulator to the output's exponent.
+// mm<PAR[, SHIFT]>: PAR is the stored lanes (Process::mm_lanes, the lane rule applied once
+// by set_mm_par: the array partitions and ROM banks of mm.h follow it); SHIFT realigns the
+// accumulator to the output's exponent.
 std::string mm(const Ctx& c, dataflow::ProcessId pid) {
   const Process& p = c.d.processes[pid];
   const auto& a = p.operands.at(0);
   const auto& b = p.operands.at(1);
   const std::vector<int>& e = c.scale.operand_exp[pid];
   int shift = c.scale.stream_exp[p.outputs.at(0)] - e.at(0) - e.at(1);
-  std::string params = std::to_string(p.mm_par) + (shift ? ", " + std::to_string(shift) : "");
+  std::string params = std::to_string(p.mm_lanes) + (shift ? ", " + std::to_string(shift) : "");
   const std::string out = c.var[p.outputs.at(0)] + trailing_flag(c, pid);
   if (a.stream >= 0 && b.stream >= 0)
     return fmt::format("inrarch_hls::mm<{}>({}, {}, {})", params, c.var[a.stream],

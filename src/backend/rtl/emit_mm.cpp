@@ -1,5 +1,5 @@
 // The matrix product in the top (inrarch_mm, inrarch_mm_rom_b or inrarch_mm_rom_a, each with
-// its mm_par MACs), and every ROM as a .hex file ($readmemh): mm's B (a line a MAC cycle, one
+// its stored mm_lanes MACs, the parameter L), and every ROM as a .hex file ($readmemh): mm's B (a line a MAC cycle, one
 // word a MAC), mm's A (a line a row) and the constant operands of elementwise kernels, encoded
 // as the HLS emitter's weights.h holds them, and the sine table.
 #include <fmt/format.h>
@@ -45,11 +45,6 @@ int64_t mm_inner(const dataflow::Design& d, const Process& p) {
 
 }  // namespace
 
-// The MACs that work: P above a beat's products (BC*K) buys nothing (MmCadence::lanes).
-int64_t mm_lanes(const dataflow::Design& d, const Process& p) {
-  return dataflow::MmCadence{d.streams[p.outputs.at(0)].block * mm_inner(d, p), p.mm_par}.lanes();
-}
-
 void check_mm(const dataflow::Design& d, const Process& p) {
   const auto& a = p.operands.at(0);
   const auto& b = p.operands.at(1);
@@ -72,7 +67,7 @@ std::string mm_instance(const Ctx& c, ProcessId pid) {
   const auto& b = p.operands.at(1);
   const auto& out = c.d.streams[p.outputs.at(0)];
   const int64_t K = mm_inner(c.d, p);
-  const int64_t lanes = mm_lanes(c.d, p);
+  const int64_t lanes = p.mm_lanes;  // the stored lanes (dataflow/attributes.h): L
   std::string params = fmt::format(".W({}), .F({}), .FA({}), .M({}), .K({}), .N({}), ", c.w, c.f, c.fa,
                                    out.shape.at(0), K, out.shape.at(1));
   std::string ports;
@@ -159,7 +154,7 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
     for (double x : order) raw.push_back(rom_word(c, x, c.operand_exp(roms[m].p, roms[m].slot)));
     // mm's B: one line a MAC cycle, its L words (zeros past the row's end); mm's A: a line a
     // row; else a word a line.
-    const int64_t per_line = p.kind != Kind::Mm ? 1 : roms[m].slot == 1 ? mm_lanes(c.d, p) : t.shape.at(1);
+    const int64_t per_line = p.kind != Kind::Mm ? 1 : roms[m].slot == 1 ? p.mm_lanes : t.shape.at(1);
     raw.resize((raw.size() + per_line - 1) / per_line * per_line, 0);
     std::string text;
     for (size_t at = 0; at < raw.size(); at += per_line)

@@ -32,7 +32,10 @@ LaneOp lane_op(ir::Op op) {
     case ir::Op::Log: return kLog;
     case ir::Op::Div: return kDiv;
     case ir::Op::Sqrt: return kSqrt;
-    default: break;
+    // Not elementwise: no lane (a new elementwise op needs its lane here, -Werror=switch).
+    case ir::Op::Input: case ir::Op::Param: case ir::Op::Const: case ir::Op::Mm: case ir::Op::Sum:
+    case ir::Op::Transpose: case ir::Op::Permute: case ir::Op::Reshape: case ir::Op::Unsqueeze:
+    case ir::Op::Squeeze: case ir::Op::Expand: case ir::Op::Select: case ir::Op::Slice: case ir::Op::Cat: break;
   }
   throw Error(fmt::format("rtl: elementwise op {} is not supported yet (add, sub, mul, neg, relu, step, sin, cos, exp, tanh, log, sqrt, div are)",
                           ir::op_name(op)));

@@ -275,8 +275,8 @@ module inrarch_mm_stream_a #(
 endmodule
 )sv"};
 
-const SvFile kRomB{"inrarch_mm_rom_b.sv", R"sv(// C[M, N] = A[M, K] · B[K, N] with A streamed and B a constant ROM, L MACs (mm_par capped
-// at BC*K; the HLS library's mm_rom_b<P, SHIFT>): inrarch_mm_stream_a reading B from
+const SvFile kRomB{"inrarch_mm_rom_b.sv", R"sv(// C[M, N] = A[M, K] · B[K, N] with A streamed and B a constant ROM, L MACs (the design's
+// mm_lanes, at most BC*K; the HLS library's mm_rom_b<P, SHIFT>): inrarch_mm_stream_a reading B from
 // ROM_FILE, C words of L*W bits (word c, lane u: product c*L + u of a row, the column-major
 // element (k, n) = (t mod K, t / K); zero past N*K), one cycle ahead into a register, so a
 // block ROM can hold it.

@@ -101,8 +101,8 @@ module inrarch_mm_bbuf #(
 endmodule
 )sv"};
 
-const SvFile kMm{"inrarch_mm.sv", R"sv(// C[M, N] = A[M, K] · B[K, N] with A and B streamed, L MACs (mm_par capped at BC*K; the
-// HLS library's mm<P, SHIFT>). Schedule (schedule.h): read every beat of B (II = 1) into
+const SvFile kMm{"inrarch_mm.sv", R"sv(// C[M, N] = A[M, K] · B[K, N] with A and B streamed, L MACs (the design's mm_lanes, at
+// most BC*K; the HLS library's mm<P, SHIFT>). Schedule (schedule.h): read every beat of B (II = 1) into
 // inrarch_mm_bbuf, then inrarch_mm_stream_a's steps (A row 0, then the rows on the MmCadence,
 // A double-buffered) on B's buffer instead of a ROM. The first A read comes one cycle after
 // B's last beat at the earliest, so B's first MAC cycle word is read a cycle ahead as a
@@ -148,7 +148,7 @@ endmodule
 )sv"};
 
 const SvFile kRomA{"inrarch_mm_rom_a.sv", R"sv(// C[M, N] = A[M, K] · B[K, N] with A a constant ROM and B streamed (BB elements a beat), L
-// MACs (mm_par capped at BC*K; the HLS library's mm_rom_a<P, SHIFT>). Schedule (schedule.h):
+// MACs (the design's mm_lanes, at most BC*K; the HLS library's mm_rom_a<P, SHIFT>). Schedule (schedule.h):
 // read every beat of B (II = 1) into inrarch_mm_bbuf; then per row of C, C = ceil(N*K/L)
 // MAC cycles on inrarch_mm_engine, each taking the row's next L products; the cycle that
 // takes a beat's last product is a write step (it waits for room), so write step j of every

@@ -77,8 +77,6 @@ std::vector<dataflow::ProcessId> output_ports(const dataflow::Design& d);
 
 // The matrix product (emit_mm.cpp): the check, its instance, its B ROMs as .hex files.
 void check_mm(const dataflow::Design& d, const dataflow::Process& p);
-// An mm's MACs that work, L = min(mm_par, BC*K) (dataflow::MmCadence::lanes).
-int64_t mm_lanes(const dataflow::Design& d, const dataflow::Process& p);
 std::string mm_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c);
 // The quarter-wave sine table of the HLS library (fixed_math.h: 1025 entries, Q1.31, from

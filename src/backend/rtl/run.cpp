@@ -19,7 +19,7 @@ namespace inrarch::rtl {
 namespace {
 
 // Icarus's work a cycle in processes, an mm counted as its MACs: each lane is a multiplier,
-// an adder and a fit that Icarus interprets every cycle (MmCadence::lanes).
+// an adder and a fit that Icarus interprets every cycle (Process::mm_lanes).
 double icarus_weight(const dataflow::Design& d) {
   double w = 0;
   for (const dataflow::Process& p : d.processes) {
@@ -27,7 +27,7 @@ double icarus_weight(const dataflow::Design& d) {
       w += 1.0;
       continue;
     }
-    w += double(detail::mm_lanes(d, p));
+    w += double(p.mm_lanes);
   }
   return w;
 }

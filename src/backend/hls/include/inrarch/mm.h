@@ -15,8 +15,10 @@
 // banks (at most ceil(PAR/F) per bank); row-major B would put all PAR reads, N apart, in
 // one bank whenever F divides N. Partitions, as the resource model counts them: buffers
 // (A rows, streamed B) cyclic by PAR (one read a bank a cycle); a constant A or B a ROM
-// cyclic by ceil(PAR/2), each bank a dual-port ROM (rom_2p: two reads a cycle). The
-// pragmas are not checked by Vitis in this project (docs/hls.md §4).
+// cyclic by ceil(PAR/2), each bank a dual-port ROM (rom_2p: two reads a cycle). PAR is the
+// emitter's template argument, the design's stored lanes (Process::mm_lanes), so the
+// partitions are the banks the resource model counts. The pragmas are not checked by
+// Vitis in this project (docs/hls.md §4).
 #ifndef INRARCH_HLS_MM_H
 #define INRARCH_HLS_MM_H
 
@@ -52,18 +54,22 @@ struct mm_next_row {
 // in the cycle its last product is taken: ceil((jb+1)*BC*K/PAR) cycles into the row
 // (MmCadence in schedule.h), and no MAC idles at the end of a dot product when PAR does
 // not divide K. Each element still sums its K products in order, then rounds once; at most
-// one beat completes a cycle (PAR is capped at BC*K). B is column-major: element n's
-// products read bm[n*K + k], PAR consecutive addresses a cycle. ovf: the kernel's sticky bit.
+// one beat completes a cycle: PAR is the design's stored lane count (Process::mm_lanes,
+// at most BC*K by the lane rule of dataflow/attributes.h), so the kernel caps nothing. B is
+// column-major: element n's products read bm[n*K + k], PAR consecutive addresses a cycle.
+// ovf: the kernel's sticky bit.
 template <int PAR, int SHIFT, class T, int K, int N, class CS, class OnWrite>
 void mm_row(const T* arow, const T* bm, CS& c, const OnWrite& on_write, bool& ovf) {
   typedef typename acc_type<T>::type acc_t;
-  const int BC = CS::block, LANES = PAR < BC * K ? PAR : BC * K;
+  const int BC = CS::block;
+  static_assert(PAR >= 1 && PAR <= CS::block * K,
+                "mm: PAR is the working lanes, 1 to BC*K (dataflow::set_mm_par stores them so)");
   typename CS::beat_type out;
   acc_t acc = 0;
   int n = 0, k = 0;  // the next product: element n of the row, term k
-  for (int t = 0; t < N * K; t += LANES) {
+  for (int t = 0; t < N * K; t += PAR) {
 #pragma HLS pipeline II = 1
-    for (int u = 0; u < LANES; ++u) {
+    for (int u = 0; u < PAR; ++u) {
 #pragma HLS unroll
       if (t + u >= N * K) break;
       acc += arow[k] * bm[n * K + k];

@@ -1,0 +1,120 @@
+// Design attributes and the passes that set them (attributes.h).
+#include "dataflow/attributes.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "dataflow/verify.h"
+#include "support/error.h"
+#include "support/limits.h"
+
+namespace inrarch::dataflow {
+
+int64_t mm_beat_work(const Design& d, const Process& p) {
+  INRARCH_ASSERT(p.kind == Kind::Mm, "mm_beat_work of " + p.name + ", not an mm");
+  const StreamId out = p.outputs.empty() ? -1 : p.outputs.front();
+  const int64_t bc = out >= 0 && out < (StreamId)d.streams.size() ? d.streams[out].block : 1;
+  const ir::Shape& a = p.operands.empty() ? ir::Shape{} : p.operands.front().shape;
+  const int64_t K = a.size() == 2 ? a[1] : 1;
+  return std::max<int64_t>(1, bc * K);
+}
+
+void set_mm_par(Design& d, ProcessId pid, int64_t requested) {
+  if (pid < 0 || pid >= (ProcessId)d.processes.size())
+    throw Error(fmt::format("set_mm_par: no process {} (the design has {})", pid, d.processes.size()));
+  Process& p = d.processes[pid];
+  if (p.kind != Kind::Mm)
+    throw Error(fmt::format("set_mm_par: process {} is a {}, not an mm", p.name, kind_name(p.kind)));
+  limits::check_range(requested, 1, limits::kMaxParallel, fmt::format("mm_par {} of {}", requested, p.name),
+                      "set_mm_par");
+  p.mm_par = requested;
+  p.mm_lanes = std::min(requested, mm_beat_work(d, p));
+}
+
+void apply_parallelism(Design& d, const Parallelism& par) {
+  std::vector<bool> seen(d.processes.size(), false);
+  for (const auto& [pid, macs] : par.mm_par) {
+    if (pid >= 0 && pid < (ProcessId)seen.size()) {
+      if (seen[pid])
+        throw Error(fmt::format("apply_parallelism: process {} is listed twice", d.processes[pid].name));
+      seen[pid] = true;
+    }
+    set_mm_par(d, pid, macs);
+  }
+  d.options.fabric_elementwise_mul = par.fabric_elementwise_mul;
+  verify_step(d, "apply_parallelism");
+}
+
+Parallelism parallelism_of(const Design& d) {
+  Parallelism p;
+  for (size_t i = 0; i < d.processes.size(); ++i)
+    if (d.processes[i].kind == Kind::Mm) p.mm_par.emplace_back(ProcessId(i), d.processes[i].mm_par);
+  p.fabric_elementwise_mul = d.options.fabric_elementwise_mul;
+  return p;
+}
+
+namespace {
+
+std::vector<ProcessId> mm_processes(const Design& d) {
+  std::vector<ProcessId> v;
+  for (size_t i = 0; i < d.processes.size(); ++i)
+    if (d.processes[i].kind == Kind::Mm) v.push_back(ProcessId(i));
+  return v;
+}
+
+std::vector<std::string> mm_names(const Design& d) {
+  std::vector<std::string> v;
+  for (ProcessId p : mm_processes(d)) v.push_back(d.processes[p].name);
+  return v;
+}
+
+}  // namespace
+
+Parallelism carry_parallelism(const Parallelism& par, const Design& from, const Design& to) {
+  const std::vector<ProcessId> a = mm_processes(from), b = mm_processes(to);
+  if (a.size() != b.size())
+    throw Error(fmt::format("carry_parallelism: the designs are not lowerings of one graph: {} mm kernels, then {}",
+                            a.size(), b.size()));
+  std::vector<int32_t> index(from.processes.size(), -1);  // from's process -> its rank among the mm
+  for (size_t k = 0; k < a.size(); ++k) {
+    const Process &x = from.processes[a[k]], &y = to.processes[b[k]];
+    if (x.op != y.op || x.name != y.name)
+      throw Error(fmt::format("carry_parallelism: mm kernel {} is {} in one design and {} in the other", k, x.name,
+                              y.name));
+    index[a[k]] = int32_t(k);
+  }
+  Parallelism out;
+  out.fabric_elementwise_mul = par.fabric_elementwise_mul;
+  for (const auto& [pid, macs] : par.mm_par) {
+    if (pid < 0 || pid >= (ProcessId)index.size() || index[pid] < 0)
+      throw Error(fmt::format("carry_parallelism: process {} is not an mm of the design the choice was made on", pid));
+    out.mm_par.emplace_back(b[index[pid]], macs);
+  }
+  return out;
+}
+
+Parallelism parallelism_by_name(const Design& d, const std::map<std::string, int64_t>& by_name,
+                                const std::string& what) {
+  Parallelism out;
+  out.fabric_elementwise_mul = d.options.fabric_elementwise_mul;
+  for (const auto& [name, macs] : by_name) {
+    const ProcessId p = d.find_process(name);
+    if (p < 0 || d.processes[p].kind != Kind::Mm)
+      throw Error(fmt::format("{}: '{}' is not an mm kernel of the design (its mm kernels: {})", what, name,
+                              fmt::join(mm_names(d), ", ")));
+    limits::check_range(macs, 1, limits::kMaxParallel, fmt::format("mm_par {} of {}", macs, name), what);
+    out.mm_par.emplace_back(p, macs);
+  }
+  std::sort(out.mm_par.begin(), out.mm_par.end());
+  return out;
+}
+
+std::map<std::string, int64_t> parallelism_names(const Design& d, const Parallelism& p) {
+  std::map<std::string, int64_t> out;
+  for (const auto& [pid, macs] : p.mm_par) out[d.processes.at(pid).name] = macs;
+  return out;
+}
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,72 @@
+// Hardware choices stored on a design (docs/architecture.md, "The back half"): design passes
+// that set a lowered design's attributes, and who sets each.
+//
+//   Process::mm_par, mm_lanes  the MACs asked of an mm and the MACs that work. Set by
+//                              set_mm_par only: lower() for the uniform LowerOptions::mm_par,
+//                              apply_parallelism for a search's (or a plan file's) choice,
+//                              and the search itself on its working copy.
+//   options.fabric_elementwise_mul  elementwise multipliers in LUTs: apply_parallelism.
+//   Stream::depth              Design::set_depths (FIFO sizing, a depth file).
+//
+// The lane rule: mm_lanes = min(mm_par, bC*K), the products of one output beat. The MACs
+// take the row's products in order, mm_lanes a cycle (MmCadence); past bC*K a cycle would
+// finish more than one beat, which the kernel cannot write. Everything downstream reads the
+// stored mm_lanes (the schedule, the event graph, the resource model's banks, the HLS
+// template argument and its array partitions, the RTL's L); nothing else caps.
+//
+// A search result is keyed by process (ProcessId of the design it was computed on); names
+// appear only at the edges (report.json, a plan file), through parallelism_by_name and
+// parallelism_names.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dataflow/design.h"
+
+namespace inrarch::dataflow {
+
+// The products one output beat of mm process p needs: bC * K (its output stream's block
+// times the inner dim). The most MACs that can work.
+int64_t mm_beat_work(const Design& d, const Process& p);
+
+// Sets the MACs of mm process p: mm_par = requested, mm_lanes = min(requested, beat work).
+// Throws inrarch::Error (LimitError past limits::kMaxParallel) naming the process when p is
+// not an mm or requested is out of [1, kMaxParallel].
+void set_mm_par(Design& d, ProcessId p, int64_t requested);
+
+// A choice of the parallelism search for one design: the MACs of each mm, by process, and
+// whether the elementwise multipliers are LUTs.
+struct Parallelism {
+  std::vector<std::pair<ProcessId, int64_t>> mm_par;  // (mm process, MACs asked), by process
+  bool fabric_elementwise_mul = false;
+  bool operator==(const Parallelism&) const = default;
+};
+
+// The design pass: every listed mm gets its MACs (set_mm_par), the design its multiplier
+// binding. Throws inrarch::Error naming the process for an id out of range, a process that is
+// not an mm, a process listed twice or a value out of range.
+void apply_parallelism(Design& d, const Parallelism& p);
+
+// The design's own parallelism (every mm's mm_par, the multiplier binding).
+Parallelism parallelism_of(const Design& d);
+
+// `p`, chosen on `from`, for `to`, another lowering of the same graph (another fan-out, or
+// the graph at another number of rows, passes/rebatch.h): the mm processes of both, in
+// design order, are the same kernels (lower.h: kernels in live order, fan-out only adds
+// copies). Throws inrarch::Error when the two disagree on their mm kernels (count, op or
+// name), or `p` lists a process `from` does not have as an mm.
+Parallelism carry_parallelism(const Parallelism& p, const Design& from, const Design& to);
+
+// The edge: by process name. parallelism_by_name throws inrarch::Error for a name that is
+// not an mm of d (naming it and the design's mm kernels) and for a value out of range;
+// `what` prefixes the message ("plan file x.json"). mm kernels the map does not name are
+// left out of the result (they keep what they have).
+Parallelism parallelism_by_name(const Design& d, const std::map<std::string, int64_t>& by_name,
+                                const std::string& what);
+std::map<std::string, int64_t> parallelism_names(const Design& d, const Parallelism& p);
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,81 @@
+// Plans (driver/plan.h): the search's result as JSON by kernel name, read back strictly.
+#include <gtest/gtest.h>
+
+#include "dataflow/lower.h"
+#include "driver/plan.h"
+#include "support/error.h"
+
+namespace inrarch::driver {
+namespace {
+
+using nlohmann::json;
+
+ir::Graph two_layers() {
+  ir::Graph g;
+  ir::NodeId h = g.unary(ir::Op::Relu, g.mm(g.input("x", {8, 2}), g.param("w1", {2, 6})));
+  g.add_output("y", g.mm(h, g.param("w2", {6, 3})));
+  return g;
+}
+
+std::string error_of(const json& j) {
+  try {
+    plan_from_json(j, "p.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Plan, RoundTripAndResolve) {
+  dataflow::LowerOptions o;
+  o.mm_par = 3;
+  dataflow::Design d = dataflow::lower(two_layers(), o);
+  const Plan p = plan_of(d, 2);
+  EXPECT_EQ(p.merge_max_group, 2);
+  EXPECT_EQ(p.mm_par, (std::map<std::string, int64_t>{{"mm_2", 3}, {"mm_5", 3}}));
+  EXPECT_EQ(plan_from_json(plan_json(p), "p.json"), p);
+  const dataflow::Parallelism par = resolve_plan(p, d, "p.json");
+  EXPECT_EQ(par.mm_par.size(), 2u);
+  EXPECT_EQ(dataflow::parallelism_names(d, par), p.mm_par);
+}
+
+TEST(Plan, StrictReading) {
+  const json good = plan_json(Plan{1, false, {{"mm_2", 3}}});
+  EXPECT_EQ(error_of(good), "");
+  json j = good;
+  j["version"] = 2;
+  EXPECT_NE(error_of(j).find("p.json: version 2 is not 1"), std::string::npos) << error_of(j);
+  j = good;
+  j["merge_max_group"] = 65;
+  EXPECT_NE(error_of(j).find("merge_max_group 65 is out of range"), std::string::npos) << error_of(j);
+  j = good;
+  j["mm_par"]["mm_2"] = "3";
+  EXPECT_NE(error_of(j).find("mm_par of 'mm_2' must be an integer, got string"), std::string::npos) << error_of(j);
+  j = good;
+  j["mm_par"]["mm_2"] = 65537;
+  EXPECT_NE(error_of(j).find("mm_par 65537 of 'mm_2' is out of range"), std::string::npos) << error_of(j);
+  j = good;
+  j.erase("mm_par");
+  EXPECT_NE(error_of(j).find("no \"mm_par\" object"), std::string::npos) << error_of(j);
+  EXPECT_NE(error_of(json::array()).find("a plan is a JSON object"), std::string::npos);
+}
+
+TEST(Plan, ResolveNamesEveryMmAndNothingElse) {
+  const dataflow::Design d = dataflow::lower(two_layers());
+  auto error = [&](const Plan& p) {
+    try {
+      resolve_plan(p, d, "p.json");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error(Plan{1, false, {{"mm_2", 2}}}).find("p.json: no mm_par for the design's mm kernel mm_5"),
+            std::string::npos);
+  EXPECT_NE(error(Plan{1, false, {{"mm_2", 2}, {"mm_5", 2}, {"relu_3", 1}}}).find("'relu_3' is not an mm kernel"),
+            std::string::npos);
+  EXPECT_EQ(error(Plan{1, false, {{"mm_2", 2}, {"mm_5", 2}}}), "");
+}
+
+}  // namespace
+}  // namespace inrarch::driver

@@ -54,7 +54,7 @@ std::optional<double> splat_value(const ir::Graph& g, ir::NodeId v) {
     // Not a splat through these (a dense constant, or values that differ element to element);
     // a new op must say which it is (-Werror=switch).
     case ir::Op::Input: case ir::Op::Param: case ir::Op::Const: case ir::Op::Sin: case ir::Op::Cos:
-    case ir::Op::Exp: case ir::Op::Tanh: case ir::Op::Relu: case ir::Op::Step: case ir::Op::Log:
+    case ir::Op::Exp: case ir::Op::Tanh: case ir::Op::Relu: case ir::Op::Step: case ir::Op::Log: case ir::Op::Sqrt:
     case ir::Op::Add: case ir::Op::Sub: case ir::Op::Mul: case ir::Op::Div: case ir::Op::Mm:
     case ir::Op::Sum: case ir::Op::Cat: return std::nullopt;
   }

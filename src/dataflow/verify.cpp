@@ -308,7 +308,7 @@ struct Checker {
       // No attributes to check (a new op with attributes must be added here, -Werror=switch).
       case ir::Op::Input: case ir::Op::Param: case ir::Op::Const: case ir::Op::Neg: case ir::Op::Sin:
       case ir::Op::Cos: case ir::Op::Exp: case ir::Op::Tanh: case ir::Op::Relu: case ir::Op::Step:
-      case ir::Op::Log: case ir::Op::Add: case ir::Op::Sub: case ir::Op::Mul: case ir::Op::Div:
+      case ir::Op::Log: case ir::Op::Sqrt: case ir::Op::Add: case ir::Op::Sub: case ir::Op::Mul: case ir::Op::Div:
       case ir::Op::Mm: case ir::Op::Reshape: case ir::Op::Expand: break;
     }
   }

@@ -5,7 +5,8 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "dataflow/part.h"
+#include "dataflow/resources.h"
 
 #include "support/error.h"
 
@@ -21,11 +22,9 @@ class OverBudgetError : public Error {
   using Error::Error;
 };
 
-// The line OverBudgetError carries for the dataflow stage's `resources` section
-// (dataflow/report.h), or "" when the design fits.
-std::string over_budget_message(const nlohmann::json& resources);
-
-// Throws OverBudgetError when the design does not fit.
-void check_budget(const nlohmann::json& resources);
+// The line OverBudgetError carries for the dataflow stage's resource estimate on `part`
+// under `budget`, or "" when the design fits.
+std::string over_budget_message(const dataflow::ResourceReport& resources, const dataflow::Part& part,
+                                const dataflow::Budget& budget);
 
 }  // namespace inrarch::driver

@@ -52,6 +52,7 @@ struct FlowState {
   dataflow::Part part;
   hls::NumberType type;  // --type, or the precision stage's choice
   CompileResult result;  // the typed figures, set by the stages from their typed results
+  std::string over_budget;  // why the design does not fit the budget (driver/budget.h), or ""
 };
 
 void progress(const FlowState& s, const std::string& line) {
@@ -177,6 +178,7 @@ void dataflow_stage(FlowState& s) {
   s.part = plan.part;
   for (const auto& [key, section] : r.report.items()) s.report[key] = section;
   set_dataflow_figures(s.result, *s.design, r, plan.part);
+  s.over_budget = over_budget_message(r.resources, plan.part, plan.budget);
   write_file(s.out / "plan.json", plan_json(r.plan).dump(2) + "\n");  // compile --plan reads it back
   progress(s, fmt::format("{} processes, {} streams; latency {} cycles (peak {}), {}",
                           s.design->processes.size(), s.design->streams.size(), r.sized.latency,
@@ -310,7 +312,7 @@ CompileResult compile(const CompileOptions& o) {
     stage(s, "precision", precision_stage);
   }
   stage(s, "dataflow", dataflow_stage);
-  if (!o.allow_over_budget) check_budget(s.report["resources"]);  // nothing staged is kept
+  if (!o.allow_over_budget && !s.over_budget.empty()) throw OverBudgetError(s.over_budget);  // nothing staged is kept
   if (s.saved) stage(s, "reference", reference_stage);
   if (o.emit_mlir) stage(s, "mlir", mlir_stage);
   if (o.emit_hls) stage(s, "hls", hls_stage);

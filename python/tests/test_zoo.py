@@ -15,10 +15,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "zoo"))
 import models  # noqa: E402
 
 # Models that do not compile yet, with why; each is still tried, and reported if it now does.
-KNOWN = {
-    "neural_sdf": "softplus(beta=100) becomes log(1 + exp(100 z)), whose exp overflows the HLS number "
-                  "types where PyTorch's threshold switches to z: its C simulations fail",
-}
+KNOWN = {}
 
 
 class Zoo(TmpDirTest):

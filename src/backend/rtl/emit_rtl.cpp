@@ -113,13 +113,10 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
   const detail::Ctx c = detail::make_ctx(d, b, opt);
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::string> sv;
-  for (const auto& lib : {detail::library_stream_files(), detail::library_arith_files(), detail::library_mm_files(),
-                          detail::library_explog_files(), detail::library_sqrt_files(), detail::library_reduce_files(),
-                          detail::library_permute_files(), detail::library_gather_files()})
-    for (const auto& f : lib) {
-      files.emplace_back(f.name, f.text);
-      sv.push_back(f.name);
-    }
+  for (auto& f : detail::library_files()) {
+    sv.push_back(f.name);
+    files.emplace_back(std::move(f.name), std::move(f.text));
+  }
   files.emplace_back(opt.top + ".sv", detail::top_sv(c));
   sv.push_back(opt.top + ".sv");
   files.emplace_back("tb_main.cpp", detail::tb_main_cpp(c));

@@ -33,6 +33,10 @@
 
 namespace inrarch::rtl {
 
+// The kernel library's SystemVerilog modules, relative to the tool's folder or its parent
+// (installed: P/share/inrarch/rtl; in the build folder: a link to src/backend/rtl/sv).
+inline constexpr const char* kLibraryRelative = "share/inrarch/rtl";
+
 struct RtlOptions {
   // The number type ap_fixed<width, int_bits> (the HLS backend's NumberType, fixed only).
   int width = 32, int_bits = 10;

@@ -1,6 +1,7 @@
 // Internals of the RTL backend shared by its files (not part of its API).
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -12,19 +13,16 @@ enum class KernelClass : uint8_t;  // dataflow/kernels.h
 
 namespace inrarch::rtl::detail {
 
-// One file of the kernel library (library*.cpp): its name in OUT/rtl and its text.
+// One module of the kernel library (src/backend/rtl/sv/): its file name in OUT/rtl and its text.
 struct SvFile {
-  const char* name;
-  const char* text;
+  std::string name;
+  std::string text;
 };
-std::vector<SvFile> library_stream_files();
-std::vector<SvFile> library_arith_files();
-std::vector<SvFile> library_mm_files();
-std::vector<SvFile> library_explog_files();
-std::vector<SvFile> library_sqrt_files();
-std::vector<SvFile> library_reduce_files();
-std::vector<SvFile> library_permute_files();
-std::vector<SvFile> library_gather_files();
+// The library's folder beside the tool (kLibraryRelative); throws inrarch::Error, naming
+// where it looked, when it is missing.
+std::filesystem::path library_dir();
+// Every module of the library, by file name.
+std::vector<SvFile> library_files();
 
 // Lane operations of inrarch_lane1/2 (the OP parameter).
 enum LaneOp {

@@ -12,7 +12,7 @@
 // root bit per iteration, NQ = ceil(NB/2) iterations for an NB-bit radicand, each one
 // add or subtract of (NQ + 2)-bit numbers chosen by the sign of the partial remainder (no
 // restoring step). The loop has constant bounds, so inside a pipelined kernel loop Vitis
-// unrolls it into NQ adder stages. inrarch_lane_sqrt.sv (src/backend/rtl/library_sqrt.cpp)
+// unrolls it into NQ adder stages. src/backend/rtl/sv/inrarch_lane_sqrt.sv
 // is the same recurrence on the same bits.
 #ifndef INRARCH_HLS_FIXED_SQRT_H
 #define INRARCH_HLS_FIXED_SQRT_H

@@ -1,13 +1,4 @@
-// The RTL kernel library, part: the gather (select, slice, cat, expand, reshape), one file of
-// OUT/rtl; flat ports and SystemVerilog that Verilator 5.006, Icarus 11 and Yosys 0.23 all
-// accept.
-#include "backend/rtl/rtl_detail.h"
-
-namespace inrarch::rtl::detail {
-
-std::vector<SvFile> library_gather_files() {
-  return {
-      {"inrarch_gather.sv", R"sv(// A gather (select, slice, cat, expand, reshape: dataflow/schedule_gather.cpp) of NIN
+// A gather (select, slice, cat, expand, reshape: dataflow/schedule_gather.cpp) of NIN
 // streamed inputs, as tables: STEP_FILE holds each step's {write, read mask} (the schedule,
 // every step delay 1), SRC_FILE each output element's address. Addresses below BUF are the
 // buffer, which holds every input element read so far (input k's from BASES[k]); the NC
@@ -28,7 +19,7 @@ module inrarch_gather #(
     parameter int BUF = 1,
     parameter int NC = 0,
     parameter int IN_BITS = 33,
-    parameter logic [NIN*32-1:0] BI = '0,
+    parameter logic [NIN*32-1:0] BI = {NIN{32'd1}},
     parameter logic [NIN*32-1:0] AT = '0,
     parameter logic [NIN*32-1:0] BASES = '0,
     parameter STEP_FILE = "steps.hex",
@@ -130,8 +121,3 @@ module inrarch_gather #(
     end
   end
 endmodule
-)sv"},
-  };
-}
-
-}  // namespace inrarch::rtl::detail

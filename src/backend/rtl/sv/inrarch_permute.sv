@@ -1,14 +1,4 @@
-// The RTL kernel library, part: the full-buffer permute (every transpose and permute) and the
-// ROM source of a constant output.
-// Each module is one file of OUT/rtl (Verilator wants a module's file named after it);
-// flat ports and SystemVerilog that Verilator 5.006, Icarus 11 and Yosys 0.23 all accept.
-#include "backend/rtl/rtl_detail.h"
-
-namespace inrarch::rtl::detail {
-
-std::vector<SvFile> library_permute_files() {
-  return {
-      {"inrarch_permute.sv", R"sv(// A permute of NUM elements of any rank (schedule: full buffer): steps 0 .. NUM/BI - 1 read
+// A permute of NUM elements of any rank (schedule: full buffer): steps 0 .. NUM/BI - 1 read
 // every input beat into a buffer (II = 1), then the next NUM/BO steps write every output
 // beat (II = 1). Output element (o_0, ..., o_{RANK-1}) is input element sum_d o_d * STRIDES[d]
 // (the input's stride along the input dim that output dim d is). The buffer holds whole
@@ -138,45 +128,3 @@ module inrarch_permute #(
     end
   end
 endmodule
-)sv"},
-      {"inrarch_rom_source.sv", R"sv(// A constant output played from a ROM (ROM_FILE, P words at the output's exponent; a splat
-// is one word), one beat a step (schedule: II = 1, the first step one cycle after the
-// start). Element e of beat i is word (i*B + e) mod P, the HLS library's rom_source and
-// from_rom (P is 1 or a multiple of B; a whole array has P = its size). The words of the
-// beat on offer sit in a register loaded from the ROM the cycle before (at reset, then at
-// every write), so the ROM can be a block ROM. Constants never saturate: ovf is 0.
-module inrarch_rom_source #(
-    parameter int B = 1,
-    parameter int W = 32,
-    parameter int BEATS = 1,
-    parameter int P = 1,
-    parameter ROM_FILE = "rom.hex"
-) (
-    input  logic         clk,
-    input  logic         rst,
-    output logic [B*W:0] out_data,
-    output logic         out_valid,
-    input  logic         out_ready
-);
-  localparam int PW = P > 1 ? $clog2(P) : 1;
-  logic [W-1:0] rom[0:P-1];  // ascending, as $readmemh fills it (Icarus warns on rom[P])
-  initial $readmemh(ROM_FILE, rom);
-  logic active;
-  logic [PW-1:0] base, upcoming;  // the ROM word of element 0 of the beat on offer, of the next
-  logic [PW:0] next;              // base + B, below 2P
-  logic [B*W-1:0] words;
-  inrarch_steps #(.STEPS(BEATS)) u_steps (.clk, .rst, .fire(out_valid), .active);
-  assign out_valid = active && out_ready;
-  assign out_data  = {1'b0, words};
-  assign next      = {1'b0, base} + (PW + 1)'(B);
-  assign upcoming  = rst || P == 1 ? '0 : !out_valid ? base : next >= (PW + 1)'(P) ? '0 : next[PW-1:0];
-  always_ff @(posedge clk) base <= upcoming;
-  for (genvar e = 0; e < B; e = e + 1) begin : g_word
-    always_ff @(posedge clk) words[e*W+:W] <= rom[P > 1 ? upcoming + PW'(e) : '0];
-  end
-endmodule
-)sv"},
-  };
-}
-
-}  // namespace inrarch::rtl::detail

@@ -1,12 +1,4 @@
-// The RTL kernel library, part: the square-root lane, the HLS library's fixed_sqrt.h bit for
-// bit (the same non-restoring recurrence on the same bits; docs/rtl.md "Square root").
-#include "backend/rtl/rtl_detail.h"
-
-namespace inrarch::rtl::detail {
-
-std::vector<SvFile> library_sqrt_files() {
-  return {
-      {"inrarch_lane_sqrt.sv", R"sv(// OP 13: sqrt (scaled1<op_sqrt, EA, EO>, kOnTrueValues): the operand to its true value in T
+// OP 13: sqrt (scaled1<op_sqrt, EA, EO>, kOnTrueValues): the operand to its true value in T
 // (A, shift by -EA, fit), then fixed_sqrt.h's fx_sqrt, then A, a shift by EO, and fit.
 // fx_sqrt: x <= 0 gives 0; otherwise the root floor(sqrt(r * 2^S)) of the radicand
 // D = r << S (r the raw bits, S = F where W - 1 + F <= 64), shifted left by (F - S) / 2:
@@ -66,8 +58,3 @@ module inrarch_lane_sqrt #(
   inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit_out (.x(sa), .y(y), .ovf(s_ovf));
   assign ovf = x_ovf || s_ovf;
 endmodule
-)sv"},
-  };
-}
-
-}  // namespace inrarch::rtl::detail

@@ -1,0 +1,42 @@
+// An elementwise unary kernel (neg, relu, step; sin, cos, exp, tanh, log from tables; sqrt by a
+// digit recurrence) on one streamed operand. Otherwise as inrarch_ew2.
+module inrarch_ew1 #(
+    parameter int OP    = 3,
+    parameter int B     = 1,
+    parameter int W     = 32,
+    parameter int F     = 22,
+    parameter int FA    = 36,
+    parameter int EA    = 0,
+    parameter int EO    = 0,
+    parameter int BEATS = 1
+) (
+    input  logic         clk,
+    input  logic         rst,
+    input  logic [B*W:0] in_data,
+    input  logic         in_valid,
+    output logic         in_ready,
+    output logic [B*W:0] out_data,
+    output logic         out_valid,
+    input  logic         out_ready
+);
+  logic [B*W-1:0] y;
+  logic [B-1:0] sat;
+  inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W)) u_fsm (
+      .clk, .rst, .in_valid, .in_ready, .lanes(y), .lanes_ovf(|sat || in_data[B*W]),
+      .out_data, .out_valid, .out_ready);
+  for (genvar e = 0; e < B; e = e + 1) begin : g_lane
+    if (OP == 13) begin : g_sqrt
+      inrarch_lane_sqrt #(.W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
+          .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+    end else if (OP >= 8 && OP <= 10) begin : g_explog
+      inrarch_lane_explog #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
+          .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+    end else if (OP >= 6) begin : g_sin
+      inrarch_lane_sin #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
+          .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+    end else begin : g_plain
+      inrarch_lane1 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
+          .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+    end
+  end
+endmodule

@@ -1,0 +1,51 @@
+// An elementwise binary kernel (add, sub, mul) with one streamed operand and a constant
+// one, held in a ROM (ROM_FILE, P words at the constant's exponent; a splat is one word):
+// element e of beat i is word (i*B + e) mod P, the HLS library's from_rom (P is 1 or a
+// multiple of B; a ROM of the whole operand has P = its size). CSLOT says which operand is
+// the constant (0: a, 1: b). Otherwise as inrarch_ew2.
+module inrarch_ew2r #(
+    parameter int OP    = 0,
+    parameter int CSLOT = 1,
+    parameter int B     = 1,
+    parameter int W     = 32,
+    parameter int F     = 22,
+    parameter int FA    = 36,
+    parameter int EA    = 0,
+    parameter int EB    = 0,
+    parameter int EO    = 0,
+    parameter int BEATS = 1,
+    parameter int P     = 1,
+    parameter ROM_FILE  = "rom.hex"
+) (
+    input  logic         clk,
+    input  logic         rst,
+    input  logic [B*W:0] in_data,
+    input  logic         in_valid,
+    output logic         in_ready,
+    output logic [B*W:0] out_data,
+    output logic         out_valid,
+    input  logic         out_ready
+);
+  localparam int PW = P > 1 ? $clog2(P) : 1;
+  logic [W-1:0] rom[P];
+  initial $readmemh(ROM_FILE, rom);
+  logic [PW-1:0] base;  // the ROM word of element 0 of this beat
+  logic [PW:0] next;    // base + B, below 2P
+  assign next = {1'b0, base} + (PW + 1)'(B);
+  always_ff @(posedge clk) begin
+    if (rst) base <= '0;
+    else if (in_ready && P > 1) base <= next >= (PW + 1)'(P) ? '0 : next[PW-1:0];
+  end
+  logic [B*W-1:0] y;
+  logic [B-1:0] sat;
+  inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W)) u_fsm (
+      .clk, .rst, .in_valid, .in_ready, .lanes(y), .lanes_ovf(|sat || in_data[B*W]),
+      .out_data, .out_valid, .out_ready);
+  for (genvar e = 0; e < B; e = e + 1) begin : g_lane
+    logic [W-1:0] x, c;
+    assign x = in_data[e*W+:W];
+    assign c = rom[P > 1 ? base + PW'(e) : '0];
+    inrarch_lane2 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO)) u_lane (
+        .a(CSLOT == 0 ? c : x), .b(CSLOT == 0 ? x : c), .y(y[e*W+:W]), .ovf(sat[e]));
+  end
+endmodule

@@ -1,0 +1,39 @@
+// C[M, N] = A[M, K] · B[K, N] with A streamed and B a constant ROM, L MACs (the design's
+// mm_lanes, at most BC*K; the HLS library's mm_rom_b<P, SHIFT>): inrarch_mm_stream_a reading B from
+// ROM_FILE, C words of L*W bits (word c, lane u: product c*L + u of a row, the column-major
+// element (k, n) = (t mod K, t / K); zero past N*K), one cycle ahead into a register, so a
+// block ROM can hold it.
+module inrarch_mm_rom_b #(
+    parameter int W = 32,
+    parameter int F = 22,
+    parameter int FA = 36,
+    parameter int M = 1,
+    parameter int K = 1,
+    parameter int N = 1,
+    parameter int BA = 1,
+    parameter int BC = 1,
+    parameter int L = 1,
+    parameter int G = 1,
+    parameter int SHIFT = 0,
+    parameter ROM_FILE = "b.hex"
+) (
+    input  logic          clk,
+    input  logic          rst,
+    input  logic [BA*W:0] a_data,
+    input  logic          a_valid,
+    output logic          a_ready,
+    output logic [BC*W:0] out_data,
+    output logic          out_valid,
+    input  logic          out_ready
+);
+  localparam int C = (N * K + L - 1) / L, CW = C > 1 ? $clog2(C) : 1;
+  logic [L*W-1:0] brom[C];
+  initial $readmemh(ROM_FILE, brom);
+  logic [L*W-1:0] bq;
+  logic [CW-1:0] c_next;
+  always_ff @(posedge clk) bq <= brom[c_next];
+  inrarch_mm_stream_a #(.W(W), .F(F), .FA(FA), .M(M), .K(K), .N(N), .BA(BA), .BC(BC), .L(L), .G(G),
+                        .SHIFT(SHIFT)) u_rows (
+      .clk, .rst, .go(1'b1), .pre_ovf(1'b0), .bq, .c_next, .a_data, .a_valid, .a_ready, .out_data,
+      .out_valid, .out_ready);
+endmodule

@@ -1,5 +1,6 @@
 // `cmake --install` into a temporary prefix gives a tool that works from there: the
-// installed binary finds its kernel library beside itself, compiles and C-simulates INSP,
+// installed binary finds its kernel libraries beside itself, compiles and C-simulates INSP
+// and writes its RTL,
 // and carries no path of the source tree; the Python front end imports from the prefix.
 #include <gtest/gtest.h>
 
@@ -30,6 +31,7 @@ TEST(Install, ToolRunsFromAPrefix) {
   const fs::path bin = prefix / "bin" / "inrarch";
   ASSERT_TRUE(fs::exists(bin));
   ASSERT_TRUE(fs::exists(prefix / "share/inrarch/hls/include/inrarch/kernels.h"));
+  ASSERT_TRUE(fs::exists(prefix / "share/inrarch/rtl/inrarch_fifo.sv"));
   // No path of the source tree in the binary. AddressSanitizer's own metadata names each
   // instrumented source file by its full path, so a sanitizer build is checked only for
   // what the tool used to compile in: the kernel library's source folder.
@@ -41,12 +43,13 @@ TEST(Install, ToolRunsFromAPrefix) {
   EXPECT_EQ(slurp(bin).find(source_path), std::string::npos) << source_path << " is compiled in";
 
   r = inrarch::run_command("'" + bin.string() + "' compile --builtin insp --order 1 --batch 4 --width 16 "
-                           "--no-mlir -q -o '" + (tmp / "out").string() + "' > '" +
+                           "--no-mlir --rtl --no-rtl-sim -q -o '" + (tmp / "out").string() + "' > '" +
                            (tmp / "compile.log").string() + "' 2>&1", 600);
   const std::string log = slurp(tmp / "compile.log");
   ASSERT_EQ(r.exit_code, 0) << log;
   EXPECT_NE(log.find("csim PASS"), std::string::npos) << log;
   EXPECT_TRUE(fs::exists(tmp / "out/hls/include/inrarch/kernels.h"));
+  EXPECT_EQ(slurp(tmp / "out/rtl/inrarch_fifo.sv"), slurp(prefix / "share/inrarch/rtl/inrarch_fifo.sv"));
 
   // The Python package, from the prefix only (run outside the source tree).
   fs::path site;
@@ -59,6 +62,23 @@ TEST(Install, ToolRunsFromAPrefix) {
   const std::string py = slurp(tmp / "py.log");
   EXPECT_EQ(r.exit_code, 0) << py;
   EXPECT_EQ(py.find(prefix.string()), 0u) << py;
+  fs::remove_all(tmp);
+}
+
+// A binary without its libraries beside it (copied away from the build folder) stops with
+// one error naming the folder it looked for, and writes no output folder.
+TEST(Install, AToolWithoutItsRtlLibrarySaysWhereItLooked) {
+  const fs::path tmp = fs::temp_directory_path() / ("inrarch_lonely_" + std::to_string(getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp / "bin");
+  fs::copy_file(INRARCH_BINARY, tmp / "bin" / "inrarch");
+  const auto r = inrarch::run_command("'" + (tmp / "bin" / "inrarch").string() + "' compile --builtin insp --order 1 "
+                                      "--batch 4 --width 8 --no-csim --no-hls --rtl --no-rtl-sim -q -o '" +
+                                      (tmp / "out").string() + "' > '" + (tmp / "log").string() + "' 2>&1", 120);
+  const std::string log = slurp(tmp / "log");
+  EXPECT_EQ(r.exit_code, 1) << log;
+  EXPECT_NE(log.find("rtl: the kernel library (share/inrarch/rtl) is not beside"), std::string::npos) << log;
+  EXPECT_FALSE(fs::exists(tmp / "out"));
   fs::remove_all(tmp);
 }
 

@@ -164,26 +164,4 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
   return files;
 }
 
-// fixed_math.h's taylor_sin and make_sin_rom, operation for operation (so the same doubles).
-std::vector<uint32_t> sin_table() {
-  constexpr int kSize = 1025;
-  std::vector<uint32_t> v(kSize);
-  for (int i = 0; i < kSize; ++i) {
-    const double t = i * (3.14159265358979323846 / 2.0 / (kSize - 1));
-    double term = t, sum = t;
-    for (int k = 1; k < 14; ++k) {
-      term *= -t * t / ((2.0 * k) * (2.0 * k + 1.0));
-      sum += term;
-    }
-    v[i] = static_cast<uint32_t>(sum * 2147483648.0 + 0.5);
-  }
-  return v;
-}
-
-std::string sin_table_hex() {
-  std::string s;
-  for (uint32_t x : sin_table()) s += fmt::format("{:08x}\n", x);
-  return s;
-}
-
 }  // namespace inrarch::rtl::detail

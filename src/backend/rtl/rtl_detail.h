@@ -77,12 +77,12 @@ std::vector<dataflow::ProcessId> output_ports(const dataflow::Design& d);
 void check_mm(const dataflow::Design& d, const dataflow::Process& p);
 std::string mm_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c);
-// The quarter-wave sine table of the HLS library (fixed_math.h: 1025 entries, Q1.31, from
-// the same Taylor series in double), as the hex file inrarch_lane_sin reads.
+// The tables (rom_tables.cpp), the HLS library's entries (inrarch/rom_tables.h): the
+// quarter-wave sine (1025 entries, Q1.31), as the hex file inrarch_lane_sin reads;
 std::vector<uint32_t> sin_table();
 std::string sin_table_hex();
-// fixed_exp_log.h's tables (1025 entries, Q.32, from the same series in double): 2^(i/1024)
-// and ln(1 + i/1024); and the .hex files of those a design's exp, tanh and log read.
+// 2^(i/1024) and ln(1 + i/1024) (1025 entries, Q.32), and the .hex files of those a
+// design's exp, tanh and log read.
 std::vector<uint64_t> exp2_table();
 std::vector<uint64_t> log1p_table();
 std::vector<std::pair<std::string, std::string>> explog_table_files(const dataflow::Design& d);

@@ -25,6 +25,7 @@
 
 #include "inrarch_hls_types.h"
 #include "inrarch/array_stream.h"  // count_overflow
+#include "inrarch/rom_tables.h"
 
 namespace inrarch_hls {
 
@@ -39,41 +40,16 @@ struct explog_rom_t {
   std::uint64_t v[kExpLogRomSize];
 };
 
-// Compile-time only. exp by its Taylor series (|z| ≤ ln2: 28 terms leave < 1e-30) and
-// ln(1+u) = 2·atanh(u/(2+u)) (|s| ≤ 1/3: 40 terms leave < 1e-38), both far below the
-// tables' 2^-33 rounding.
-constexpr double taylor_exp(double z) {
-  double term = 1.0, sum = 1.0;
-  for (int k = 1; k < 28; ++k) {
-    term *= z / k;
-    sum += term;
-  }
-  return sum;
-}
-constexpr double series_log1p(double u) {
-  const double s = u / (2.0 + u);
-  double p = s, sum = 0.0;
-  for (int k = 0; k < 40; ++k) {
-    sum += p / (2 * k + 1);
-    p *= s * s;
-  }
-  return 2.0 * sum;
-}
-
-// entry i = round(2^(i/1024) · 2^32), in [2^32, 2^33].
+// entry i = round(2^(i/1024) · 2^32), in [2^32, 2^33] (rom_tables.h).
 constexpr explog_rom_t make_exp2_rom() {
   explog_rom_t r{};
-  for (int i = 0; i < kExpLogRomSize; ++i)
-    r.v[i] = static_cast<std::uint64_t>(
-        taylor_exp(0.69314718055994530942 * i / (kExpLogRomSize - 1)) * 4294967296.0 + 0.5);
+  for (int i = 0; i < kExpLogRomSize; ++i) r.v[i] = exp2_rom_entry(i, kExpLogRomSize);
   return r;
 }
 // entry i = round(ln(1 + i/1024) · 2^32), in [0, ln2·2^32].
 constexpr explog_rom_t make_log1p_rom() {
   explog_rom_t r{};
-  for (int i = 0; i < kExpLogRomSize; ++i)
-    r.v[i] = static_cast<std::uint64_t>(
-        series_log1p(static_cast<double>(i) / (kExpLogRomSize - 1)) * 4294967296.0 + 0.5);
+  for (int i = 0; i < kExpLogRomSize; ++i) r.v[i] = log1p_rom_entry(i, kExpLogRomSize);
   return r;
 }
 inline const explog_rom_t& exp2_rom() {

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "inrarch_hls_types.h"
+#include "inrarch/rom_tables.h"
 
 namespace inrarch_hls {
 
@@ -38,23 +39,9 @@ struct sin_rom_t {
   std::uint32_t v[kSinRomSize];
 };
 
-// sin(t) for 0 <= t <= π/2 by its Taylor series: 14 terms leave < 1e-20, well under the
-// table's 2^-32 rounding; used only at compile time.
-constexpr double taylor_sin(double t) {
-  double term = t, sum = t;
-  for (int k = 1; k < 14; ++k) {
-    term *= -t * t / ((2.0 * k) * (2.0 * k + 1.0));
-    sum += term;
-  }
-  return sum;
-}
-
 constexpr sin_rom_t make_sin_rom() {
   sin_rom_t r{};
-  for (int i = 0; i < kSinRomSize; ++i) {
-    const double t = i * (3.14159265358979323846 / 2.0 / (kSinRomSize - 1));
-    r.v[i] = static_cast<std::uint32_t>(taylor_sin(t) * 2147483648.0 + 0.5);  // Q1.31
-  }
+  for (int i = 0; i < kSinRomSize; ++i) r.v[i] = sin_rom_entry(i, kSinRomSize);  // Q1.31
   return r;
 }
 

@@ -89,13 +89,14 @@ def autograd_reference(fn, inputs, params, wrt, request, dtype=torch.float64):
 
 
 def export_derivatives(fn, inputs, params, out_dir, wrt="x", order=1, request=None,
-                       dtype=torch.float64, name="main", binary=None):
+                       dtype=torch.float64, name="main", binary=None, mode="auto"):
     """Exports fn's derivatives up to `order` w.r.t. input `wrt` ([rows, d], rows independent;
     or SIREN's [1, rows, d], see points.py) as a bundle in out_dir, written atomically.
 
     request: a list of {"name", "of", "alpha" | "terms", "index"?, "scale"?} (docs/taylor.md),
     or None for every partial of every output. Only fn itself is traced; `inrarch derive` builds the
-    derivative graph. Returns the request used.
+    derivative graph, by Taylor mode, nested reverse mode, or (mode="auto") whichever has fewer
+    multiplies in the lowered design. Returns the request used.
     """
     traced_fn, traced_inputs = points_as_rows(fn, inputs, wrt)
     with tempfile.TemporaryDirectory() as tmp:
@@ -108,7 +109,7 @@ def export_derivatives(fn, inputs, params, out_dir, wrt="x", order=1, request=No
             json.dump({"outputs": request}, f)
         derived = os.path.join(tmp, "derived")
         p = subprocess.run([find_binary(binary), "derive", primal, "--wrt", wrt, "--order", str(order),
-                            "--request", req_file, "--no-reference", "-o", derived],
+                            "--request", req_file, "--mode", mode, "--no-reference", "-o", derived],
                            capture_output=True, text=True)
         if p.returncode != 0:
             raise ExportError((p.stdout + p.stderr).strip())

@@ -1,5 +1,5 @@
 """export_derivatives: PyTorch traces only the primal network, `inrarch derive` builds the
-derivatives in Taylor mode, and the bundle's reference comes from PyTorch autograd, so
+derivatives (Taylor mode or nested reverse mode, whichever costs fewer multiplies), and the bundle's reference comes from PyTorch autograd, so
 `eval --check` compares two independent implementations. Held-out models: a tanh PINN's
 Laplacian and a 3-input network's partials up to order 3."""
 import copy
@@ -132,6 +132,24 @@ class TaylorExportTest(TmpDirTest):
             export_derivatives(centred, {"coords": torch.rand(1, 6, 2)}, {"w": torch.rand(2, 3)},
                                self.path("mixed"), wrt="coords")
         self.assertFalse(os.path.exists(self.path("mixed")))
+
+    def test_either_construction_checks_against_autograd(self):
+        """mode="taylor" and mode="reverse" give graphs of different shapes (Taylor mode's
+        jets, nested reverse mode's backward passes) with the same values; a mode that is
+        neither is the CLI's error and writes nothing."""
+        inputs, params = setup([3, 16, 16, 1], 8, seed=5)
+        request = [{"name": "lap_u", "of": "u", "alpha": [[2, 0, 0], [0, 2, 0], [0, 0, 2]]}]
+        graphs = {}
+        for mode in ("taylor", "reverse"):
+            out = self.path(mode)
+            export_derivatives(tanh_pinn, inputs, params, out, order=2, request=request, mode=mode)
+            eval_check(self, out)
+            with open(os.path.join(out, "graph.json")) as f:
+                graphs[mode] = len(json.load(f)["nodes"])
+        self.assertNotEqual(graphs["taylor"], graphs["reverse"])
+        with self.assertRaisesRegex(ExportError, "--mode: forward not in"):
+            export_derivatives(tanh_pinn, inputs, params, self.path("bad"), order=1, mode="forward")
+        self.assertFalse(os.path.exists(self.path("bad")))
 
     def test_a_wrong_request_is_the_derive_error(self):
         inputs, params = setup([3, 8, 8, 1], 4, seed=3)

@@ -31,10 +31,12 @@ PrecisionChoice choose_precision(const ir::Bundle& b, const hls::NumberType& wid
     const hls::NumberType& t = types[i];
     if (progress) progress(fmt::format("precision: C-simulating {} ({} of at most {})", t.name(), i + 1, types.size()));
     hls::SweepRow row = hls::precision_sweep(d, b, {t}, work, so).at(0);
-    bool pass = row.completed && row.max_abs_error >= 0 && row.max_abs_error <= max_error;
+    // The C simulation's own fixed-point criterion (tb_util.h): the scaled error.
+    bool pass = row.completed && row.max_scaled_error >= 0 && row.max_scaled_error <= max_error;
     c.report["tried"].push_back({{"type", t.name()}, {"max_abs_error", row.max_abs_error},
-                                 {"max_rel_error", row.max_rel_error}, {"pass", pass}});
-    errors += fmt::format("{}{}: {:.3g}", errors.empty() ? "" : ", ", t.name(), row.max_abs_error);
+                                 {"max_rel_error", row.max_rel_error}, {"max_scaled_error", row.max_scaled_error},
+                                 {"pass", pass}});
+    errors += fmt::format("{}{}: {:.3g}", errors.empty() ? "" : ", ", t.name(), row.max_scaled_error);
     if (!pass) continue;
     c.type = t;
     c.report["chosen"] = t.name();
@@ -42,7 +44,7 @@ PrecisionChoice choose_precision(const ir::Bundle& b, const hls::NumberType& wid
     return c;
   }
   std::filesystem::remove_all(work);
-  throw Error(fmt::format("no fixed-point width up to {} meets --max-error {:g} (max abs error {})",
+  throw Error(fmt::format("no fixed-point width up to {} meets --max-error {:g} (max scaled error {})",
                           widest.name(), max_error, errors));
 }
 

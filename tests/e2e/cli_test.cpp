@@ -116,7 +116,7 @@ TEST_F(CliTest, PrecisionSweepWritesFallingErrors) {
   std::getline(f, header);
   std::getline(f, row12);
   std::getline(f, row32);
-  EXPECT_EQ(header, "type,width,int_bits,max_abs_error,max_rel_error,completed");
+  EXPECT_EQ(header, "type,width,int_bits,max_abs_error,max_rel_error,max_scaled_error,completed");
   auto abs_error = [](const std::string& row) {  // the field after "type",width,int_bits
     size_t p = row.find("\",") + 2;
     for (int i = 0; i < 2; ++i) p = row.find(',', p) + 1;

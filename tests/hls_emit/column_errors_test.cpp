@@ -33,6 +33,47 @@ TEST(ColumnErrors, FiguresByHand) {
   EXPECT_FALSE(n.pass(true, 1e-3, 1e-4));
 }
 
+// The fixed-point criterion: per output max|got - want| / max(1, max|want|), the absolute
+// error within ±1 and the relative one above.
+TEST(ColumnErrors, ScaledErrorIsAbsoluteWithinOneAndRelativeAbove) {
+  inrarch_hls::tb::errors small;
+  small.add("u", {0.5015, -0.8}, {0.5, -0.8}, 1);
+  EXPECT_NEAR(small.max_scaled, 1.5e-3, 1e-12);  // = its abs error: |want| <= 1
+  EXPECT_FALSE(small.pass(true, 1e-3, 1e-4));
+  inrarch_hls::tb::errors large;
+  large.add("lap", {2000.9, -1500}, {2000, -1500}, 1);
+  EXPECT_NEAR(large.max_abs, 0.9, 1e-9);
+  EXPECT_NEAR(large.max_scaled, 0.9 / 2000, 1e-12);
+  EXPECT_TRUE(large.pass(true, 1e-3, 1e-4));
+  large.add("u", {0.5015, -0.8}, {0.5, -0.8}, 1);  // each output on its own scale
+  EXPECT_NEAR(large.max_scaled, 1.5e-3, 1e-12);
+  EXPECT_FALSE(large.pass(true, 1e-3, 1e-4));
+}
+
+// y = [10000, -7000] x, x in [-1, 1), in fixed<32,15> (an output is written at its true
+// value, so it needs the integer bits): the rounding of 17 fraction bits times 10^4 is an
+// absolute error far above 1e-3, a relative one near 1e-5. The C simulation passes it.
+TEST(ColumnErrors, ALargeOutputIsJudgedByItsOwnScale) {
+  ir::Bundle b;
+  ir::Graph& g = b.graph;
+  ir::NodeId x = g.input("x", {16, 2});
+  g.add_output("y", g.binary(ir::Op::Mul, x, g.expand(g.param("w", {1, 2}), {16, 2})));
+  hls_test::fill_bundle(b);
+  b.params.at("w").data = {10000.0, -7000.0};
+  dataflow::Design d = dataflow::lower(b.graph);
+  hls_test::size_design(d);
+  HlsOptions opt;
+  opt.type = parse_number_type("fixed<32,15>");
+  fs::path dir = hls_test::out_dir("large_output");
+  emit_hls(d, b, opt, dir);
+  SimOptions sim;
+  sim.threaded = sim.trace = false;
+  nlohmann::json v = run_simulations(d, dir, opt, sim)["csim"];
+  EXPECT_TRUE(v["pass"].get<bool>()) << v.dump();
+  EXPECT_GT(v["max_abs_error"].get<double>(), 1e-3) << v.dump();
+  EXPECT_LT(v["max_scaled_error"].get<double>(), 1e-4) << v.dump();
+}
+
 // y = x * [64, 2^-10] in fixed point without per-stream scaling: the small column keeps a
 // few significant bits, so its own relative error is far above the tensor's.
 TEST(ColumnErrors, ReportedByTheSimulation) {

@@ -95,8 +95,8 @@ int main(int argc, char** argv) {{
   const unsigned long long overflows = inrarch_hls::overflows().count;
   std::string flagged;
 {7}  const bool pass = err.pass({5}) && overflows == 0 && flagged.empty();
-  std::printf("type {6}: max abs error %.3e, max rel error %.3e: %s\n", err.max_abs, err.max_rel,
-              pass ? "PASS" : "FAIL");
+  std::printf("type {6}: max abs error %.3e, max rel error %.3e, max scaled error %.3e: %s\n", err.max_abs,
+              err.max_rel, err.max_scaled, pass ? "PASS" : "FAIL");
   if (overflows) std::printf("overflows: %llu values out of the range of {6}\n", overflows);
   std::printf("overflow_flag: %d%s\n", flagged.empty() ? 0 : 1, flagged.c_str());
   if (!err.worst.empty())  // reported, not judged: see docs/hls.md "Verification"

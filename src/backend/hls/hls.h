@@ -46,7 +46,7 @@ struct HlsOptions {
   std::string top = "model_top";
   std::string part = "xcu50-fsvh2104-2-e";
   double clock_ns = 3.33;
-  double abs_tol = 1e-3;                 // PASS bound for fixed types (max abs error)
+  double abs_tol = 1e-3;                 // PASS bound for fixed types (max scaled error, tb_util.h)
   double rel_tol = 1e-4;                 // PASS bound for float/double (max rel error)
   bool pow2_scaling = true;              // fixed point: per-stream exponents (scaling.h)
   std::filesystem::path include_dir;     // kernel library; empty: kLibraryRelative beside the tool
@@ -107,6 +107,7 @@ nlohmann::json check_trace(const dataflow::Design& d, const std::filesystem::pat
 struct SweepRow {
   NumberType type;
   double max_abs_error = 0, max_rel_error = 0;
+  double max_scaled_error = 0;  // what a fixed type is judged by (tb_util.h errors)
   bool completed = false;
 };
 struct SweepOptions {

@@ -28,11 +28,13 @@ nlohmann::json run_project_csim(const std::filesystem::path& dir, const SimOptio
   auto run = run_command(fmt::format("{}./csim data{} > sim/project.log 2>&1", cd, rows), sim.budget_s);
   std::error_code ec;
   const std::string log = fs::exists(dir / "sim" / "project.log", ec) ? read_file(dir / "sim" / "project.log") : "";
-  // The testbench's verdict line: "type T: max abs error A, max rel error R: PASS|FAIL".
+  // The testbench's verdict line: "type T: max abs error A, max rel error R, max scaled
+  // error S: PASS|FAIL".
   std::smatch m;
-  if (std::regex_search(log, m, std::regex(R"(max abs error (\S+), max rel error (\S+): (PASS|FAIL))"))) {
+  if (std::regex_search(log, m, std::regex(R"(max abs error (\S+), max rel error (\S+), max scaled error (\S+): (PASS|FAIL))"))) {
     v["max_abs_error"] = std::stod(m[1]);
     v["max_rel_error"] = std::stod(m[2]);
+    v["max_scaled_error"] = std::stod(m[3]);
   }
   std::smatch o;
   if (std::regex_search(log, o, std::regex(R"(overflows: (\d+))"))) v["overflows"] = std::stoll(o[1]);
@@ -50,7 +52,7 @@ nlohmann::json run_project_csim(const std::filesystem::path& dir, const SimOptio
     }
     if (f[1] == "1") v["overflow_flags"] = names;
   }
-  v["pass"] = run.exit_code == 0 && m.size() > 3 && m[3] == "PASS";
+  v["pass"] = run.exit_code == 0 && m.size() > 4 && m[4] == "PASS";
   if (run.timed_out) v["error"] = "out of time";
   else if (m.empty()) v["error"] = fmt::format("no verdict (exit {}); see sim/project.log", run.exit_code);
   return v;

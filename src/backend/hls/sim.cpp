@@ -194,7 +194,7 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
   // design returns wrong numbers for such inputs (docs/hls.md "Range safety").
   auto judge = [&](const nlohmann::json& res) {
     if (res.value("overflows", int64_t{0}) > 0 || res.value("overflow_flag", false)) return false;
-    return fixed ? error_figure(res, "max_abs_error") <= opt.abs_tol
+    return fixed ? error_figure(res, "max_scaled_error") <= opt.abs_tol
                  : error_figure(res, "max_rel_error") <= opt.rel_tol;
   };
   // The count (C simulation's) and the top's flags (the hardware's): report both.
@@ -230,7 +230,7 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
     nlohmann::json res = driver_result(dir / "sim" / "seq.json");
     bool done = res.value("completed", false);
     v["csim"] = {{"pass", done && judge(res)}, {"type", opt.type.name()}};
-    for (const char* key : {"max_abs_error", "max_rel_error", "max_column_rel_error", "worst_columns"})
+    for (const char* key : {"max_abs_error", "max_rel_error", "max_scaled_error", "max_column_rel_error", "worst_columns"})
       if (res.contains(key)) v["csim"][key] = res[key];  // absent when the run did not complete
     overflows(res, v["csim"]);
     if (!done) {

@@ -29,18 +29,18 @@ std::vector<SweepRow> precision_sweep(const dataflow::Design& d, const ir::Bundl
     nlohmann::json v = run_simulations(d, dir, opt, sim);
     const auto& c = v["csim"];
     rows.push_back({t, c.value("max_abs_error", -1.0), c.value("max_rel_error", -1.0),
-                    !c.contains("error")});
+                    c.value("max_scaled_error", -1.0), !c.contains("error")});
   }
   return rows;
 }
 
 std::string sweep_csv(const std::vector<SweepRow>& rows) {
-  std::string s = "type,width,int_bits,max_abs_error,max_rel_error,completed\n";
+  std::string s = "type,width,int_bits,max_abs_error,max_rel_error,max_scaled_error,completed\n";
   for (const auto& r : rows)
-    s += fmt::format("\"{}\",{},{},{:.6e},{:.6e},{}\n", r.type.name(),  // "fixed<W,I>" has a comma
+    s += fmt::format("\"{}\",{},{},{:.6e},{:.6e},{:.6e},{}\n", r.type.name(),  // "fixed<W,I>" has a comma
                      r.type.kind == NumberType::Fixed ? r.type.width : 0,
                      r.type.kind == NumberType::Fixed ? r.type.int_bits : 0, r.max_abs_error,
-                     r.max_rel_error, r.completed ? 1 : 0);
+                     r.max_rel_error, r.max_scaled_error, r.completed ? 1 : 0);
   return s;
 }
 

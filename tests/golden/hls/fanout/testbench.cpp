@@ -32,8 +32,8 @@ int main(int argc, char** argv) {
   if (out_sq_overflow) flagged += std::string(flagged.empty() ? " " : ", ") + "sq";
   if (out_s_overflow) flagged += std::string(flagged.empty() ? " " : ", ") + "s";
   const bool pass = err.pass(false, 0.001, 0.0001) && overflows == 0 && flagged.empty();
-  std::printf("type float: max abs error %.3e, max rel error %.3e: %s\n", err.max_abs, err.max_rel,
-              pass ? "PASS" : "FAIL");
+  std::printf("type float: max abs error %.3e, max rel error %.3e, max scaled error %.3e: %s\n", err.max_abs,
+              err.max_rel, err.max_scaled, pass ? "PASS" : "FAIL");
   if (overflows) std::printf("overflows: %llu values out of the range of float\n", overflows);
   std::printf("overflow_flag: %d%s\n", flagged.empty() ? 0 : 1, flagged.c_str());
   if (!err.worst.empty())  // reported, not judged: see docs/hls.md "Verification"

@@ -26,8 +26,8 @@ int main(int argc, char** argv) {
   std::string flagged;
   if (out_y_overflow) flagged += std::string(flagged.empty() ? " " : ", ") + "y";
   const bool pass = err.pass(true, 0.001, 0.0001) && overflows == 0 && flagged.empty();
-  std::printf("type fixed<32,10>: max abs error %.3e, max rel error %.3e: %s\n", err.max_abs, err.max_rel,
-              pass ? "PASS" : "FAIL");
+  std::printf("type fixed<32,10>: max abs error %.3e, max rel error %.3e, max scaled error %.3e: %s\n", err.max_abs,
+              err.max_rel, err.max_scaled, pass ? "PASS" : "FAIL");
   if (overflows) std::printf("overflows: %llu values out of the range of fixed<32,10>\n", overflows);
   std::printf("overflow_flag: %d%s\n", flagged.empty() ? 0 : 1, flagged.c_str());
   if (!err.worst.empty())  // reported, not judged: see docs/hls.md "Verification"

@@ -251,6 +251,7 @@ inline std::string driver::errors_json() {
     err.add(sink_names_[k], got_[k], tb::load_bin(golden_[k], sizes_[k]), columns_[k]);
   std::string out = "\"max_abs_error\": " + json_number(err.max_abs) +
                     ", \"max_rel_error\": " + json_number(err.max_rel) +
+                    ", \"max_scaled_error\": " + json_number(err.max_scaled) +
                     ", \"max_column_rel_error\": " + json_number(err.max_column_rel) +
                     ", \"overflows\": " + std::to_string(overflows().count) +
                     (rec_.first_overflow < 0 ? std::string()

@@ -5,11 +5,12 @@
 //      in 1, 2, 4, ... is searched and the fastest design that fits is kept (within 1% of
 //      the fastest, the one with the fewest on-chip bits);
 //   2. the parallelism of every mm (dataflow/dse.h) for that graph.
-// With DataflowPlan::search_block, before both: the stream block (elements per beat), the
-// candidates 1, 2, 4, ... each lowered and given its own parallelism search under the same
-// budget, the fastest that fits kept (a larger block only when over 1% faster). A design
-// whose widths leave the budget's MACs idle at one element a beat runs faster at a wider
-// beat; one that already fits its MACs keeps block 1.
+// With DataflowPlan::search_block, between the two: the stream block (elements per beat) of
+// the merged graph, the candidates 1, 2, 4, ... each lowered and given its own parallelism
+// search under the same budget, the fastest that fits kept (a larger block only when over
+// 1% faster). A design whose widths leave the budget's MACs idle at one element a beat runs
+// faster at a wider beat; one whose MACs already bind keeps block 1. The merge is chosen at
+// block 1.
 // The search runs on one lowering (star fan-out, kSearchRows rows) and its result is keyed by
 // that design's processes; the designs sized and emitted are other lowerings of the same
 // graph, which get the choice through dataflow::carry_parallelism and apply_parallelism.
@@ -155,8 +156,8 @@ Variant choose_merge(const ir::Graph& g, int64_t rows, const DataflowPlan& plan)
   return best;
 }
 
-// The largest block tried: 64 elements a beat is a 2,049-bit FIFO word at 32 bits, past
-// the widest AXI stream of the parts (docs/resources.md "The search").
+// The largest block tried (a 2,049-bit beat at 32-bit elements): with it the narrow models
+// of the zoo already reach 1.3x their floor (docs/benchmarks.md "Model zoo").
 constexpr int64_t kMaxSearchedBlock = 64;
 
 // Whether lowering at `block` gives some stream of d (lowered at any block) more elements
@@ -240,15 +241,15 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan_in) {
   const int64_t merge = plan.plan ? plan.plan->merge_max_group : plan.merge;
   nlohmann::json blocks;  // the blocks searched
   if (plan.plan) plan.lower.block = plan.plan->block;
-  if (search_on && plan.search_block)  // on the graph as merged when the merge is given, else unmerged
-    plan.lower.block = choose_block(merge > 1 ? merged_variant(searched, merge, merged).graph : searched,
-                                    rp.search_rows, plan, blocks);
   if (merge > 1 || (search_on && merge == 0)) {
     Variant v = merge > 0 ? merged_variant(searched, merge, merged) : choose_merge(searched, rp.search_rows, plan);
     max_group = v.max_group;
     searched = std::move(v.graph);
     graph = rp.periodic ? merged_variant(g, max_group, merged).graph : searched;
   }
+  // On the merged graph: a graph whose ROMs fit only merged (INSP order 3 in reverse mode)
+  // has no block that fits unmerged.
+  if (search_on && plan.search_block) plan.lower.block = choose_block(searched, rp.search_rows, plan, blocks);
   if (plan.plan) {
     attrs = [p = *plan.plan, source = plan.plan_source.empty() ? std::string("plan") : plan.plan_source](Design& d) {
       apply_parallelism(d, resolve_plan(p, d, source));

@@ -2,7 +2,7 @@
 (`inrarch compile --no-csim`, timed and measured by /usr/bin/time -v) and writes the table
 into docs/benchmarks.md between the zoo markers (the rest of the file is kept).
 
-  /usr/bin/python3 bench/zoo/run_zoo.py --inrarch build/inrarch [--batch 4096] [--only NAME]
+  /usr/bin/python3 bench/zoo/run_zoo.py --inrarch build/inrarch [--batch 4096] [--only NAME] [--flags "--block 1"]
 """
 import argparse
 import json
@@ -24,10 +24,11 @@ import models  # noqa: E402
 BEGIN, END = "<!-- zoo:begin -->", "<!-- zoo:end -->"
 
 
-def compile_one(inrarch, bundle, out, timeout):
+def compile_one(inrarch, bundle, out, timeout, flags=()):
     """Runs compile under /usr/bin/time -v; returns (exit code, seconds, peak MB, stderr)."""
     shutil.rmtree(out, ignore_errors=True)
-    cmd = ["/usr/bin/time", "-v", inrarch, "compile", bundle, "--no-csim", "--allow-over-budget", "-q", "-o", out]
+    cmd = ["/usr/bin/time", "-v", inrarch, "compile", bundle, "--no-csim", "--allow-over-budget", "-q", *flags,
+           "-o", out]
     t0 = time.perf_counter()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -38,13 +39,13 @@ def compile_one(inrarch, bundle, out, timeout):
     return p.returncode, seconds, int(m.group(1)) / 1024 if m else None, p.stderr
 
 
-def row(name, batch, inrarch, work, timeout):
+def row(name, batch, inrarch, work, timeout, flags=()):
     case = models.build(name, batch)
     bundle = os.path.join(work, name + "-bundle")
     shutil.rmtree(bundle, ignore_errors=True)
     inrarch_torch.export(case.fn, case.inputs, case.params, bundle, dtype=case.dtype)
     out = os.path.join(work, name)
-    code, seconds, mb, err = compile_one(inrarch, bundle, out, timeout)
+    code, seconds, mb, err = compile_one(inrarch, bundle, out, timeout, flags)
     r = {"model": name, "dtype": str(case.dtype).replace("torch.", ""), "note": case.note,
          "seconds": seconds, "peak_mb": mb}
     if code != 0:
@@ -55,7 +56,7 @@ def row(name, batch, inrarch, work, timeout):
     res, an = rep["resources"], rep["analysis"]
     r.update(latency=rep["fifo"]["latency_cycles"], floor=rep["floor"]["cycles"],
              ratio=rep["floor"]["latency_over_floor"], util=res["utilisation"], fits=res["fits"],
-             over=res.get("over"), processes=rep["design"]["processes"],
+             over=res.get("over"), processes=rep["design"]["processes"], block=rep["design"]["block"],
              rows=("prefix" if not an.get("exact", True) else "every beat: " + an.get("why_exact", "")))
     return r
 
@@ -64,17 +65,17 @@ def table(rows, batch, command):
     out = [f"Batch {batch:,}, U50, fixed<32,10>, `--no-csim` (the search, FIFO sizing and HLS emission "
            f"run; no C simulation). Command: `{command}`. Utilisation in % of the part; "
            "compile s and peak MB of `inrarch compile` by `/usr/bin/time -v`.", "",
-           "| model | dtype | latency (cycles) | DSP floor | ratio | DSP / BRAM / URAM / LUT % | fits | rows analysed "
-           "| compile s | peak MB |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
+           "| model | dtype | block | latency (cycles) | DSP floor | ratio | DSP / BRAM / URAM / LUT % | fits "
+           "| rows analysed | compile s | peak MB |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         mb = f"{r['peak_mb']:.0f}" if r.get("peak_mb") else "—"
         if "failed" in r:
-            out.append(f"| {r['model']} | {r['dtype']} | failed: {r['failed']} | | | | | | {r['seconds']:.0f} | {mb} |")
+            out.append(f"| {r['model']} | {r['dtype']} | | failed: {r['failed']} | | | | | | {r['seconds']:.0f} | {mb} |")
             continue
         u = r["util"]
         fits = "yes" if r["fits"] else f"no ({r['over']})"
-        out.append(f"| {r['model']} | {r['dtype']} | {r['latency']:,} | {r['floor']:,} | {r['ratio']:.2f}× | "
+        out.append(f"| {r['model']} | {r['dtype']} | {r['block']} | {r['latency']:,} | {r['floor']:,} | {r['ratio']:.2f}× | "
                    f"{100 * u['dsp']:.1f} / {100 * u['bram18k']:.1f} / {100 * u['uram']:.1f} / {100 * u['lut']:.1f} "
                    f"| {fits} | {r['rows']} | {r['seconds']:.1f} | {mb} |")
     notes = [f"- {r['model']}: {r['note']}" for r in rows if r.get("note")]
@@ -99,18 +100,22 @@ def main():
     ap.add_argument("--work", default=os.path.join(ROOT, "out", "zoo"))
     ap.add_argument("--timeout", type=float, default=900, help="seconds per compile")
     ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "benchmarks.md"))
+    ap.add_argument("--flags", default="", help="more compile flags, e.g. \"--block 1\" (the table is then printed, "
+                    "not written)")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
     names = a.only or list(models.ZOO)
     rows = []
     for name in names:
-        r = row(name, a.batch, a.inrarch, a.work, a.timeout)
+        r = row(name, a.batch, a.inrarch, a.work, a.timeout, a.flags.split())
         print(json.dumps(r), flush=True)
         rows.append(r)
     command = "make bench-zoo" if not a.only else "run_zoo.py " + " ".join(f"--only {n}" for n in names)
+    if a.flags:
+        command += f" --flags \"{a.flags}\""
     text = table(rows, a.batch, command)
     print(text)
-    if not a.only:
+    if not a.only and not a.flags:
         write_section(a.doc, text)
 
 

@@ -14,6 +14,7 @@
 #include "driver/flow.h"
 #include "driver/report_html.h"
 #include "support/error.h"
+#include "support/limits.h"
 
 namespace inrarch::cli {
 
@@ -34,6 +35,8 @@ struct CompileArgs {
   bool no_scaling = false;
   bool no_dse = false;
   bool mm_par_given = false;
+  std::string block = "auto";  // --block: auto or elements per beat
+  bool block_given = false;
   bool report = false;  // --report: OUT/report.html
   int rtl_sim = 0;      // --rtl-sim: 1, --no-rtl-sim: -1, neither: 0 (the flow decides)
   std::string input_range;
@@ -83,8 +86,8 @@ void print_verification(const driver::CompileResult& r) {
 void print_summary(const driver::CompileResult& r) {
   fmt::print("{}: {} outputs; op nodes {} imported -> {} optimized\n", r.out_dir.string(),
              r.graph.outputs, r.graph.op_nodes_imported, r.graph.op_nodes_optimized);
-  fmt::print("design: {} processes, {} streams; {}\n", r.design.processes, r.design.streams,
-             r.design.deadlock_free ? "deadlock-free" : "DEADLOCK");
+  fmt::print("design: {} processes, {} streams, block {}; {}\n", r.design.processes, r.design.streams,
+             r.design.block, r.design.deadlock_free ? "deadlock-free" : "DEADLOCK");
   const auto& f = r.fifo;
   fmt::print("fifo ({}): latency {} cycles (peak {}), {} FIFO entries, {} bits, {} BRAM18K\n",
              f.method, f.latency_cycles ? std::to_string(*f.latency_cycles) : "null",
@@ -112,6 +115,22 @@ std::pair<double, double> parse_input_range(const std::string& text) {
   return {lo, hi};
 }
 
+// --block: "auto" (none: searched) or elements per beat, 1 to limits::kMaxParallel.
+std::optional<int64_t> parse_block(const std::string& text) {
+  if (text == "auto") return std::nullopt;
+  size_t used = 0;
+  int64_t block = 0;
+  try {
+    block = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size())
+    throw Error("--block: expected auto or a whole number of elements per beat (e.g. 4), got '" + text + "'");
+  limits::check_range(block, 1, limits::kMaxParallel, fmt::format("--block {}", block), "compile");
+  return block;
+}
+
 int run_compile(CompileArgs& a) {
   driver::CompileOptions& o = a.flow;
   if (a.rtl_sim != 0) o.rtl_sim = a.rtl_sim > 0;
@@ -125,9 +144,10 @@ int run_compile(CompileArgs& a) {
   } else if (a.bundle.empty()) {
     throw Error("give a bundle folder or --builtin insp");
   }
-  if (o.block < 1 || o.mm_par < 1) throw Error("--block and --mm-par must be >= 1");
-  if (!o.plan_file.empty() && (a.mm_par_given || o.merge > 0))
-    throw Error("--plan gives every mm's MACs and the merge: drop --mm-par and --merge");
+  o.block = parse_block(a.block);
+  if (o.mm_par < 1) throw Error("--mm-par must be >= 1");
+  if (!o.plan_file.empty() && (a.mm_par_given || o.merge > 0 || a.block_given))
+    throw Error("--plan gives every mm's MACs, the merge and the block: drop --mm-par, --merge and --block");
   if (!(o.alpha >= 0 && o.alpha <= 10)) throw Error("--alpha must be in [0, 10]");
   o.bundle_dir = a.bundle;
   o.optimize = !a.no_opt;
@@ -168,7 +188,10 @@ void register_compile(CLI::App& app) {
   add_mode_option(cmd, args->mode);
   cmd->add_option("-o,--out", f.out_dir, "Output folder (replaced atomically)")->required();
   cmd->add_flag("--no-opt", args->no_opt, "Skip the optimizer pipeline");
-  cmd->add_option("--block", f.block, "Elements per stream beat")->capture_default_str();
+  auto* block = cmd->add_option("--block", args->block,
+                                "Elements per stream beat: N, or auto (searched with the parallelism; 1 "
+                                "with --no-dse or --mm-par)");
+  block->capture_default_str();
   auto* par = cmd->add_option("--mm-par", f.mm_par,
                               "Parallel MACs of every mm kernel (turns the search off)");
   par->capture_default_str();
@@ -226,8 +249,9 @@ void register_compile(CLI::App& app) {
                 "processes x latency, is at most 2e9; docs/rtl.md)");
   cmd->add_flag("--report", args->report, "Also write OUT/report.html (as `inrarch report OUT`)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
-  cmd->callback([args, par] {
+  cmd->callback([args, par, block] {
     args->mm_par_given = par->count() > 0;
+    args->block_given = block->count() > 0;
     run_guarded("compile", [args] { return run_compile(*args); });
   });
 }

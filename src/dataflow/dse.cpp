@@ -12,6 +12,7 @@
 #include "dataflow/resources_detail.h"
 #include "dataflow/schedule.h"
 #include "dataflow/verify.h"
+#include "support/limits.h"
 
 namespace inrarch::dataflow {
 
@@ -25,17 +26,18 @@ namespace {
 
 // An mm's own cycles as a function of P: base + rows * ceil(beats * work / P) (its schedule:
 // the row's writes follow MmCadence, everything else is P-independent), with `beats` the
-// beats of a row of C and `work` = bC * K the MACs of one beat.
+// beats of a row of C and `work` = bC * K the MACs of one beat. `most` is the most P asked:
+// work, or limits::kMaxParallel where a wide beat of a long product has more.
 struct MmCost {
   ProcessId process;
-  int64_t base, rows, beats, work;
+  int64_t base, rows, beats, work, most;
 
   int64_t cycles(int64_t par) const { return base + rows * MmCadence{work, par}.done(beats); }
-  // The least P whose cycles are <= target (work when the target is below reach).
+  // The least P whose cycles are <= target (`most` when the target is below reach).
   int64_t least_par(int64_t target) const {
     int64_t per_row = rows > 0 ? (target - base) / rows : 0;
-    if (per_row < beats) return work;
-    return std::min(work, (beats * work + per_row - 1) / per_row);
+    if (per_row < beats) return most;
+    return std::min(most, (beats * work + per_row - 1) / per_row);
   }
 };
 
@@ -49,7 +51,8 @@ std::vector<MmCost> mm_costs(const Design& d) {
     const Stream& c = d.streams[d.processes[p].outputs.at(0)];
     int64_t K = d.processes[p].operands.at(0).shape.at(1);
     int64_t rows = c.shape.at(0), beats = c.beats() / rows, work = c.block * K;
-    out.push_back({pid, own_cycles(one, pid) - rows * beats * work, rows, beats, work});
+    out.push_back({pid, own_cycles(one, pid) - rows * beats * work, rows, beats, work,
+                   std::min(work, limits::kMaxParallel)});
   }
   return out;
 }
@@ -58,7 +61,7 @@ std::vector<MmCost> mm_costs(const Design& d) {
 std::vector<int64_t> targets(const std::vector<MmCost>& mms, int64_t lo) {
   std::vector<int64_t> t{lo};
   for (const MmCost& m : mms)
-    for (int64_t par = 1; par <= m.work; ++par)
+    for (int64_t par = 1; par <= m.most; ++par)
       if (m.cycles(par) >= lo) t.push_back(m.cycles(par));
   std::sort(t.begin(), t.end());
   t.erase(std::unique(t.begin(), t.end()), t.end());
@@ -150,7 +153,7 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
   // No target below what every kernel can reach: the slowest other kernel, and each mm
   // at its full parallelism (one beat a cycle).
   int64_t lo = res.slowest_other;
-  for (const MmCost& m : mms) lo = std::max(lo, m.cycles(m.work));
+  for (const MmCost& m : mms) lo = std::max(lo, m.cycles(m.most));
   const Capacity cap = minus(capacity(o.part, o.budget), o.reserve);
   const std::vector<int64_t> ts = targets(mms, lo);
   say(fmt::format("dse: {} mm kernels, {} balanced targets from {} cycles", mms.size(), ts.size(), lo));

@@ -75,6 +75,7 @@ json CompileResult::to_json() const {
   j["graph"]["op_nodes_optimized"] = graph.op_nodes_optimized;
   j["design"]["processes"] = design.processes;
   j["design"]["streams"] = design.streams;
+  j["design"]["block"] = design.block;
   j["analysis"]["deadlock_free"] = design.deadlock_free;
   j["fifo"]["method"] = fifo.method;
   j["fifo"]["latency_cycles"] = fifo.latency_cycles ? json(*fifo.latency_cycles) : json(nullptr);

@@ -60,6 +60,7 @@ struct CompileResult {
   struct Design {
     int64_t processes = 0, streams = 0;
     bool deadlock_free = true;
+    int64_t block = 1;  // elements per stream beat asked of the lowering (given or searched)
   } design;
   struct Fifo {
     std::string method;

@@ -138,7 +138,8 @@ dataflow::Arith arith_of(const hls::NumberType& t) {
 // The compile result's design, FIFO and performance figures, from the stage's typed result.
 void set_dataflow_figures(CompileResult& c, const dataflow::Design& d, const DataflowResult& r,
                           const dataflow::Part& part) {
-  c.design = {int64_t(d.processes.size()), int64_t(d.streams.size()), r.analysis.deadlock_free};
+  c.design = {int64_t(d.processes.size()), int64_t(d.streams.size()), r.analysis.deadlock_free,
+                d.options.block};
   const dataflow::SizingResult& z = r.sized;
   c.fifo.method = dataflow::method_name(z.method);
   if (!z.deadlock) c.fifo.latency_cycles = z.latency;
@@ -153,7 +154,8 @@ void set_dataflow_figures(CompileResult& c, const dataflow::Design& d, const Dat
 
 void dataflow_stage(FlowState& s) {
   DataflowPlan plan;
-  plan.lower.block = s.opts.block;
+  plan.lower.block = s.opts.block.value_or(1);
+  plan.search_block = !s.opts.block;
   plan.lower.mm_par = s.opts.mm_par;
   plan.dse = s.opts.dse;
   plan.merge = s.opts.merge;

@@ -25,7 +25,9 @@ struct CompileOptions {
 
   std::filesystem::path out_dir;
   bool optimize = true;            // run the default pass pipeline
-  int64_t block = 1;               // elements per stream beat
+  // Elements per stream beat; none: searched with the parallelism (--block auto), 1 when
+  // the search is off (--no-dse, --mm-par). A plan gives its own.
+  std::optional<int64_t> block;
   int64_t mm_par = 1;              // parallel MACs per mm (every mm, when dse is off)
   bool dse = true;                 // search each mm's parallelism under the budget
   int64_t merge = 0;               // products sharing a weight per kernel: 0 searched, 1 never

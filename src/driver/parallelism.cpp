@@ -5,11 +5,18 @@
 //      in 1, 2, 4, ... is searched and the fastest design that fits is kept (within 1% of
 //      the fastest, the one with the fewest on-chip bits);
 //   2. the parallelism of every mm (dataflow/dse.h) for that graph.
+// With DataflowPlan::search_block, between the two: the stream block (elements per beat) of
+// the merged graph, the candidates 1, 2, 4, ... each lowered and given its own parallelism
+// search under the same budget, the fastest that fits kept (a larger block only when over
+// 1% faster). A design whose widths leave the budget's MACs idle at one element a beat runs
+// faster at a wider beat; one whose MACs already bind keeps block 1. The merge is chosen at
+// block 1.
 // The search runs on one lowering (star fan-out, kSearchRows rows) and its result is keyed by
 // that design's processes; the designs sized and emitted are other lowerings of the same
 // graph, which get the choice through dataflow::carry_parallelism and apply_parallelism.
 #include "driver/parallelism.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -149,27 +156,100 @@ Variant choose_merge(const ir::Graph& g, int64_t rows, const DataflowPlan& plan)
   return best;
 }
 
+// The largest block tried (a 2,049-bit beat at 32-bit elements): with it the narrow models
+// of the zoo already reach 1.3x their floor (docs/benchmarks.md "Model zoo").
+constexpr int64_t kMaxSearchedBlock = 64;
+
+// Whether lowering at `block` gives some stream of d (lowered at any block) more elements
+// a beat than lowering at `below`: the candidates stop where the widths allow no wider beat.
+bool widens(const Design& d, int64_t block, int64_t below) {
+  return std::any_of(d.streams.begin(), d.streams.end(), [&](const Stream& s) {
+    return stream_block(s.shape, block, d.options.rows) > stream_block(s.shape, below, d.options.rows);
+  });
+}
+
+// x (at a larger block) strictly preferred to y: it fits where y does not, or is over 1%
+// faster (within 1%, the smaller block and its fewer resources).
+bool faster_block(const DseResult& x, const DseResult& y) {
+  if (x.fits != y.fits) return x.fits;
+  if (!x.fits || x.chosen.latency < 0) return false;
+  return y.chosen.latency < 0 || double(x.chosen.latency) < 0.99 * double(y.chosen.latency);
+}
+
+// The block of g's streams (`rows` rows, 0: not independent): the candidates searched,
+// each one listed in `tried` (report.json's dse.blocks).
+int64_t choose_block(const ir::Graph& g, int64_t rows, const DataflowPlan& plan, nlohmann::json& tried) {
+  DataflowPlan at = plan;
+  auto searched_at = [&](int64_t block) {
+    at.lower.block = block;
+    Searched s = search(g, rows, at, {}, 0);
+    const DsePoint& c = s.dse.chosen;
+    tried.push_back({{"block", block}, {"latency_cycles", c.latency}, {"dsp", c.use.dsp}, {"fits", s.dse.fits}});
+    if (plan.progress)
+      plan.progress(fmt::format("dse: block {}: latency {}, {} DSP{}", block, c.latency, c.use.dsp,
+                                s.dse.fits ? "" : " (over budget)"));
+    return s;
+  };
+  Searched best = searched_at(1);
+  int64_t block = 1, slower = 0;
+  for (int64_t b = 2; b <= kMaxSearchedBlock && widens(best.design, b, b / 2); b *= 2) {
+    Searched s = searched_at(b);
+    if (faster_block(s.dse, best.dse)) {
+      best = std::move(s);
+      block = b;
+      slower = 0;
+    } else if (!s.dse.fits || ++slower == 2) {
+      // Over the budget, no larger block fits either; two in a row no faster: the lanes
+      // of the wider beats already take the DSPs the MACs need.
+      break;
+    }
+  }
+  return block;
+}
+
+// report.json's sections of the dataflow stage (docs/report.md).
+void write_report(DataflowResult& r, const DataflowPlan& plan, const std::optional<Searched>& dse,
+                  int64_t max_group, int64_t search_rows, double search_seconds, nlohmann::json blocks) {
+  r.report["design"] = design_json(r.design);
+  r.report["analysis"] = analysis_json(r.analysis);
+  r.report["fifo"] = fifo_json(r.design, r.sized);
+  r.report["resources"] = resources_json(r.resources, plan.part, plan.budget);
+  r.report["floor"] = floor_json(r.floor);
+  r.report["dse"] = dse ? dse_json(dse->dse, dse->design) : nlohmann::json::object();
+  r.report["dse"]["enabled"] = dse.has_value();
+  r.report["dse"]["merge_max_group"] = max_group;
+  r.report["dse"]["block"] = r.design.options.block;
+  if (!blocks.is_null()) r.report["dse"]["blocks"] = std::move(blocks);
+  r.report["dse"]["rows"] = search_rows;
+  if (plan.plan) r.report["dse"]["plan"] = plan.plan_source;
+  if (dse) r.report["dse"]["seconds"] = search_seconds;
+}
+
 }  // namespace
 
-DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
-  const LowerOptions lo = plan.lower;
+DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan_in) {
+  DataflowPlan plan = plan_in;  // lower.block: given, the plan's, or searched below
   std::optional<Searched> dse;
   DesignPass attrs;  // the choice put on every lowering; none: lo's uniform mm_par
   const RowPlan rp = plan_rows(g, plan.rows, plan.exact ? "--exact" : "");
   // The search's graph: the batch, or kSearchRows of it on a large batch of rows.
   ir::Graph searched = rp.periodic ? passes::rebatch(g, rp.search_rows) : g;
   ir::Graph graph = g;
-  int64_t max_group = 1;
+  int64_t max_group = 1, merged = 0;
   const auto t0 = std::chrono::steady_clock::now();
   const bool search_on = plan.dse && !plan.plan;
   const int64_t merge = plan.plan ? plan.plan->merge_max_group : plan.merge;
+  nlohmann::json blocks;  // the blocks searched
+  if (plan.plan) plan.lower.block = plan.plan->block;
   if (merge > 1 || (search_on && merge == 0)) {
-    int64_t merged = 0;
     Variant v = merge > 0 ? merged_variant(searched, merge, merged) : choose_merge(searched, rp.search_rows, plan);
     max_group = v.max_group;
     searched = std::move(v.graph);
     graph = rp.periodic ? merged_variant(g, max_group, merged).graph : searched;
   }
+  // On the merged graph: a graph whose ROMs fit only merged (INSP order 3 in reverse mode)
+  // has no block that fits unmerged.
+  if (search_on && plan.search_block) plan.lower.block = choose_block(searched, rp.search_rows, plan, blocks);
   if (plan.plan) {
     attrs = [p = *plan.plan, source = plan.plan_source.empty() ? std::string("plan") : plan.plan_source](Design& d) {
       apply_parallelism(d, resolve_plan(p, d, source));
@@ -179,7 +259,7 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
     attrs = carried(*dse);
   }
   double search_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  Sized s = lower_and_size(graph, lo, plan, rp, attrs);
+  Sized s = lower_and_size(graph, plan.lower, plan, rp, attrs);
   // The sized FIFOs were not in the search's budget: hold them back and search again.
   for (int retry = 0; retry < 3 && dse && dse->dse.fits && !s.resources.fits; ++retry) {
     if (plan.progress)
@@ -191,23 +271,13 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan) {
     search_seconds += dse->dse.seconds;
     attrs = carried(*dse);
     // Same streams, slower kernels: the sized depths usually still hold (one resolve).
-    s = lower_and_size(graph, lo, plan, rp, attrs, s.sized.depths);
+    s = lower_and_size(graph, plan.lower, plan, rp, attrs, s.sized.depths);
   }
   Floor fl = floor_of(s.design, plan.part, plan.arith, s.sized.latency);
   DataflowResult r{std::move(graph),      std::move(s.design),    std::move(s.sized), std::move(s.analysis),
                    fl, std::move(s.resources), {}, rp.rows.value_or(0), {}};
   r.plan = plan_of(r.design, max_group);
-  r.report["design"] = design_json(r.design);
-  r.report["analysis"] = analysis_json(r.analysis);
-  r.report["fifo"] = fifo_json(r.design, r.sized);
-  r.report["resources"] = resources_json(r.resources, plan.part, plan.budget);
-  r.report["floor"] = floor_json(r.floor);
-  r.report["dse"] = dse ? dse_json(dse->dse, dse->design) : nlohmann::json::object();
-  r.report["dse"]["enabled"] = dse.has_value();
-  r.report["dse"]["merge_max_group"] = max_group;
-  r.report["dse"]["rows"] = rp.search_rows;
-  if (plan.plan) r.report["dse"]["plan"] = plan.plan_source;
-  if (dse) r.report["dse"]["seconds"] = search_seconds;
+  write_report(r, plan, dse, max_group, rp.search_rows, search_seconds, std::move(blocks));
   return r;
 }
 

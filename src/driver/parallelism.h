@@ -5,7 +5,10 @@
 // and cost the result (dataflow/resources.h). When the sized FIFOs push a searched design
 // over the budget, the search runs again with their cost held back. Without the search
 // (plan.dse false) the graph is lowered as it is, with plan.lower's uniform mm_par; with a
-// plan (plan.h) the plan's merge and parallelism are used and nothing is searched.
+// plan (plan.h) the plan's block, merge and parallelism are used and nothing is searched.
+// With plan.search_block the search also chooses the stream block (elements per beat):
+// candidates 1, 2, 4, ... while a larger one widens some stream, each with its own
+// parallelism search under the same budget; the fastest that fits is kept.
 // On a large batch of independent rows (driver/rows.h), the search sees the graph at kSearchRows rows and
 // the FIFOs are sized and proven on a prefix (dataflow/periodic.h): the cost of this stage
 // does not grow with the batch.
@@ -31,6 +34,8 @@ namespace inrarch::driver {
 struct DataflowPlan {
   dataflow::LowerOptions lower;
   bool dse = true;
+  // With dse: choose lower.block as well (docs/resources.md "The search"); else lower.block.
+  bool search_block = false;
   int64_t merge = 0;  // products sharing a weight per merged kernel: 0 searched, 1 never merge
   dataflow::Part part;
   dataflow::Budget budget;

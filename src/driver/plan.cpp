@@ -31,6 +31,7 @@ Plan plan_of(const dataflow::Design& d, int64_t merge_max_group) {
   Plan p;
   p.merge_max_group = merge_max_group;
   p.fabric_elementwise_mul = d.options.fabric_elementwise_mul;
+  p.block = d.options.block;
   p.mm_par = dataflow::parallelism_names(d, dataflow::parallelism_of(d));
   return p;
 }
@@ -39,6 +40,7 @@ json plan_json(const Plan& p) {
   return {{"format", kFormat},
           {"version", kVersion},
           {"merge_max_group", p.merge_max_group},
+          {"block", p.block},
           {"fabric_elementwise_mul", p.fabric_elementwise_mul},
           {"mm_par", p.mm_par}};
 }
@@ -46,9 +48,9 @@ json plan_json(const Plan& p) {
 Plan plan_from_json(const json& j, const std::string& source) {
   if (!j.is_object()) throw Error(fmt::format("{}: a plan is a JSON object, got {}", source, j.type_name()));
   for (const auto& [key, v] : j.items())
-    if (key != "format" && key != "version" && key != "merge_max_group" && key != "fabric_elementwise_mul" &&
-        key != "mm_par")
-      throw Error(fmt::format("{}: unknown key '{}' (a plan has format, version, merge_max_group, "
+    if (key != "format" && key != "version" && key != "merge_max_group" && key != "block" &&
+        key != "fabric_elementwise_mul" && key != "mm_par")
+      throw Error(fmt::format("{}: unknown key '{}' (a plan has format, version, merge_max_group, block, "
                               "fabric_elementwise_mul and mm_par)", source, key));
   if (j.contains("format") && j["format"] != kFormat)
     throw Error(fmt::format("{}: format {} is not \"{}\"", source, j["format"].dump(), kFormat));
@@ -61,6 +63,10 @@ Plan plan_from_json(const json& j, const std::string& source) {
     p.merge_max_group = integer(j["merge_max_group"], "merge_max_group", source);
     limits::check_range(p.merge_max_group, 1, kMaxMergeGroup, fmt::format("merge_max_group {}", p.merge_max_group),
                         source);
+  }
+  if (j.contains("block")) {
+    p.block = integer(j["block"], "block", source);
+    limits::check_range(p.block, 1, limits::kMaxParallel, fmt::format("block {}", p.block), source);
   }
   if (j.contains("fabric_elementwise_mul")) {
     if (!j["fabric_elementwise_mul"].is_boolean())

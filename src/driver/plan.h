@@ -4,12 +4,14 @@
 //
 //   {"format": "inrarch-plan", "version": 1,
 //    "merge_max_group": 1,                 products sharing a weight merged, at most (1: none)
+//    "block": 1,                           elements per stream beat asked of the lowering
 //    "fabric_elementwise_mul": false,      elementwise multipliers in LUTs
 //    "mm_par": {"mm_10": 97, ...}}         the MACs asked of every mm kernel, by name
 //
 // Names are resolved against the design lowered from the (merged) graph, where a name that
 // is not an mm kernel, an mm kernel with no entry, and a value out of range are errors
-// naming the file (resolve_plan).
+// naming the file (resolve_plan). A plan without "block" was written before the block was
+// searched: block 1.
 #pragma once
 
 #include <cstdint>
@@ -28,15 +30,16 @@ struct Plan {
   int64_t merge_max_group = 1;
   bool fabric_elementwise_mul = false;
   std::map<std::string, int64_t> mm_par;
+  int64_t block = 1;
   bool operator==(const Plan&) const = default;
 };
 
-// The plan of a compiled design: its mm kernels' mm_par and multiplier binding.
+// The plan of a compiled design: its block, its mm kernels' mm_par and multiplier binding.
 Plan plan_of(const dataflow::Design& d, int64_t merge_max_group);
 nlohmann::json plan_json(const Plan& p);
 // Throws inrarch::Error naming `source` for anything but a plan: a key it does not know, a
-// value of the wrong type, merge_max_group outside 1 to 64, an mm_par outside 1 to
-// limits::kMaxParallel (LimitError).
+// value of the wrong type, merge_max_group outside 1 to 64, a block or an mm_par outside 1
+// to limits::kMaxParallel (LimitError).
 Plan plan_from_json(const nlohmann::json& j, const std::string& source);
 Plan read_plan(const std::filesystem::path& file);
 

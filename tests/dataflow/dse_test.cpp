@@ -7,6 +7,7 @@
 #include "dataflow/lower.h"
 #include "dataflow/verify.h"
 #include "passes/pipeline.h"
+#include "support/limits.h"
 
 namespace inrarch::dataflow {
 namespace {
@@ -111,6 +112,25 @@ TEST(Dse, FabricMultipliersOnlyWhenLutsAreAmple) {
   ir::Graph g;
   g.add_output("y", g.unary(ir::Op::Sin, g.input("x", {4, 4})));
   EXPECT_FALSE(prefer_fabric_mul(lower(g), options("")));
+}
+
+// A beat of 4 elements of a product over K = 20,000 is 80,000 MACs of work, past the most
+// MACs an mm may be asked for (limits::kMaxParallel): the search's fastest targets ask at
+// most that (asking the work itself was refused by set_mm_par), and the budget then binds.
+TEST(Dse, MacsOfAWideBeatStopAtTheLimit) {
+  ir::Graph g;
+  g.add_output("y", g.mm(g.input("x", {2, 20000}), g.param("w", {20000, 4})));
+  LowerOptions o;
+  o.block = 4;
+  const Design d = lower(g, o);
+  DseResult r;
+  ASSERT_NO_THROW(r = search_parallelism(d, options("")));
+  ASSERT_TRUE(r.fits);
+  ASSERT_EQ(r.choice.mm_par.size(), 1u);
+  EXPECT_GT(r.choice.mm_par[0].second, 1);
+  EXPECT_LE(r.choice.mm_par[0].second, limits::kMaxParallel);
+  EXPECT_LE(r.chosen.use.dsp, capacity(find_part("u50"), parse_budget("")).dsp);
+  with_par(d, r.choice);  // verified
 }
 
 TEST(Dse, Deterministic) {

@@ -29,9 +29,12 @@ std::string error_of(const json& j) {
 TEST(Plan, RoundTripAndResolve) {
   dataflow::LowerOptions o;
   o.mm_par = 3;
+  o.block = 2;
   dataflow::Design d = dataflow::lower(two_layers(), o);
   const Plan p = plan_of(d, 2);
   EXPECT_EQ(p.merge_max_group, 2);
+  EXPECT_EQ(p.block, 2);
+  EXPECT_EQ(plan_json(p)["block"], 2);
   EXPECT_EQ(p.mm_par, (std::map<std::string, int64_t>{{"mm_2", 3}, {"mm_5", 3}}));
   EXPECT_EQ(plan_from_json(plan_json(p), "p.json"), p);
   const dataflow::Parallelism par = resolve_plan(p, d, "p.json");
@@ -54,6 +57,14 @@ TEST(Plan, StrictReading) {
   j = good;
   j["mm_par"]["mm_2"] = 65537;
   EXPECT_NE(error_of(j).find("mm_par 65537 of 'mm_2' is out of range"), std::string::npos) << error_of(j);
+  j = good;
+  j["block"] = 0;
+  EXPECT_NE(error_of(j).find("p.json: block 0 is out of range (the limit: 1 to 65536)"), std::string::npos)
+      << error_of(j);
+  j["block"] = 2.5;
+  EXPECT_NE(error_of(j).find("p.json: block must be an integer, got number"), std::string::npos) << error_of(j);
+  j.erase("block");  // a plan written before the block was searched: block 1
+  EXPECT_EQ(plan_from_json(j, "p.json").block, 1);
   j = good;
   j.erase("mm_par");
   EXPECT_NE(error_of(j).find("no \"mm_par\" object"), std::string::npos) << error_of(j);

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -160,10 +162,13 @@ TEST_F(DseCli, PlanFileRoundTripAndBadPlans) {
   EXPECT_EQ(plan["mm_par"], searched["dse"]["mm_par"]);
   EXPECT_EQ(plan["merge_max_group"], searched["dse"]["merge_max_group"]);
   EXPECT_EQ(plan["fabric_elementwise_mul"], searched["design"]["fabric_elementwise_mul"]);
+  EXPECT_EQ(plan["block"], searched["design"]["block"]);
+  EXPECT_EQ(plan["block"], searched["dse"]["block"]);
   nlohmann::json replayed = compile("replayed", "--plan " + (dir_ / "searched" / "plan.json").string());
   EXPECT_FALSE(replayed["dse"]["enabled"].get<bool>());
   EXPECT_EQ(replayed["design"]["mm_par_by_kernel"], searched["design"]["mm_par_by_kernel"]);
   EXPECT_EQ(replayed["design"]["mm_lanes_by_kernel"], searched["design"]["mm_lanes_by_kernel"]);
+  EXPECT_EQ(replayed["design"]["block"], searched["design"]["block"]);
   EXPECT_EQ(latency(replayed), latency(searched));
   EXPECT_EQ(total_dsp(replayed), total_dsp(searched));
 
@@ -192,6 +197,36 @@ TEST_F(DseCli, PlanFileRoundTripAndBadPlans) {
   RunResult both = run(base + (dir_ / "searched" / "plan.json").string() + " --mm-par 2");
   EXPECT_EQ(both.code, 1) << both.output;
   EXPECT_NE(both.output.find("--plan gives every mm's MACs"), std::string::npos) << both.output;
+  RunResult block = run(base + (dir_ / "searched" / "plan.json").string() + " --block 2");
+  EXPECT_EQ(block.code, 1) << block.output;
+  EXPECT_NE(block.output.find("drop --mm-par, --merge and --block"), std::string::npos) << block.output;
+}
+
+// --block: auto (the search's), a given block (kept, searched MACs), or one clear error.
+TEST_F(DseCli, BlockAutoGivenOrOneClearError) {
+  nlohmann::json given = compile("given", "--block 2");
+  EXPECT_EQ(given["design"]["block"], 2);
+  EXPECT_EQ(given["dse"]["block"], 2);
+  EXPECT_TRUE(given["dse"]["enabled"].get<bool>());
+  EXPECT_EQ(given["dse"].count("blocks"), 0u);  // not searched
+  nlohmann::json uniform = compile("uniform", "--block auto --no-dse");
+  EXPECT_EQ(uniform["design"]["block"], 1);
+  nlohmann::json searched = compile("auto", "--block auto");
+  ASSERT_GE(searched["dse"]["blocks"].size(), 1u);
+  EXPECT_EQ(searched["dse"]["blocks"][0]["block"], 1);
+  EXPECT_EQ(searched["design"]["block"], searched["dse"]["block"]);
+  const std::string base = "compile --builtin insp --batch 2 --width 8 -q --no-csim -o " + (dir_ / "x").string();
+  for (const auto& [value, message] : std::vector<std::pair<std::string, std::string>>{
+           {"0", "compile: --block 0 is out of range (the limit: 1 to 65536)"},
+           {"-4", "compile: --block -4 is out of range (the limit: 1 to 65536)"},
+           {"70000", "compile: --block 70000 is out of range (the limit: 1 to 65536)"},
+           {"4x", "--block: expected auto or a whole number of elements per beat (e.g. 4), got '4x'"},
+           {"wide", "--block: expected auto or a whole number of elements per beat (e.g. 4), got 'wide'"}}) {
+    RunResult r = run(base + " --block " + value);
+    EXPECT_EQ(r.code, 1) << value << ": " << r.output;
+    EXPECT_NE(r.output.find("inrarch compile: error: " + message), std::string::npos) << value << ": " << r.output;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "x"));
 }
 
 }  // namespace

@@ -75,6 +75,17 @@ class LayerNormAndGelu(TmpDirTest):
             eval_check(self, bundle, rtol=None)
         compile_csim(self, bundle)
 
+    def test_a_float32_module_as_nn_builds_it(self):
+        """A float32 Linear-LayerNorm-GELU module and float32 points at the default dtype:
+        computed and referenced in float64, the module float32 afterwards."""
+        torch.manual_seed(0)
+        net = nn.Sequential(nn.Linear(3, 8), nn.LayerNorm(8), nn.GELU(), nn.Linear(8, 1))
+        bundle = self.path("f32")
+        export_derivatives(lambda i, p: net(i["x"]), {"x": points().float()}, {}, bundle,
+                           order=1, binary=inrarch_bin())
+        eval_check(self, bundle, rtol="1e-9")
+        self.assertEqual(net[1].weight.dtype, torch.float32)
+
     def test_exact_gelu_and_erf_over_a_wide_range(self):
         x = points(64, 3, seed=3, scale=9.0)
         x[0] = torch.tensor([0.0, 1e-300, -1e-9])

@@ -36,7 +36,8 @@ def is_supported(op_name):
     return base.endswith("_") and not base.endswith("__") and base[:-1] in supported_ops()
 
 
-def _float_json(v):
+def float_json(v):
+    """A float as the graph's JSON holds it: itself, or {"float": "inf" | "-inf" | "nan"}."""
     if math.isfinite(v):
         return v
     return {"float": "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")}
@@ -178,7 +179,7 @@ class AtenGraphWriter:
                     f"({a!r} on the example inputs) is a constant of {where}: the graph would "
                     "be right for these inputs only; keep it a tensor (drop the float(), "
                     "int() or .item() that reads it)")
-            return _float_json(a)
+            return float_json(a)
         if isinstance(a, (torch.dtype, torch.device, torch.layout, torch.memory_format)):
             return str(a)
         raise ExportError(f"{where}: cannot serialize argument {a!r} ({type(a).__name__})")

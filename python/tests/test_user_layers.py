@@ -12,7 +12,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from tests.util import TmpDirTest, compile_csim, eval_check, inrarch_bin
-from inrarch_torch import ExportError, export, export_derivatives
+from inrarch_torch import ExportError, export, export_autograd, export_derivatives
 
 
 def points(n=8, d=3, seed=1, scale=1.0):
@@ -149,6 +149,20 @@ class Norms(TmpDirTest):
             self.assertIn("singular values are not supported", msg)
             self.assertIn("test_user_layers.py", msg)   # the user's line
             self.assertFalse(os.path.exists(self.path("svd")))
+
+
+class AutogradWalk(TmpDirTest):
+    def test_walk_rebuilds_erf_repeat_and_norms(self):
+        """The paper's walk over grad_fn nodes of erf, repeat, a vector norm of order 3 and
+        inf, amax, and erf's derivative; checked at the default tolerance."""
+        x = points(8, 3, seed=9, scale=2.0).requires_grad_(True)
+        e = torch.erf(x)
+        outs = {"erf": e, "derf": torch.autograd.grad(e.sum(), x, create_graph=True)[0],
+                "rep": x.repeat(2, 3), "l3": torch.linalg.vector_norm(x, ord=3, dim=-1),
+                "linf": torch.linalg.vector_norm(x, ord=float("inf"), dim=-1),
+                "amax": torch.amax(x, dim=0, keepdim=True)}
+        export_autograd(outs, {"x": x}, self.path("walk"))
+        eval_check(self, self.path("walk"), rtol=None)
 
 
 class Repeat(TmpDirTest):

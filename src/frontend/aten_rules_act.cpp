@@ -140,9 +140,9 @@ NodeId gelu(const AtenCtx& c) {
 // Exact: grad * (Phi(x) + x phi(x)); tanh form:
 // grad * (0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2)), t = tanh(inner).
 NodeId gelu_backward(const AtenCtx& c) {
-  NodeId x = c.operand(1, "self"), one = c.splat(1.0);
+  NodeId x = c.operand(1, "self");
   if (exact_gelu(c, 2)) return c.bin(Op::Mul, c.operand(0), exact_gelu_slope(c, x));
-  NodeId t = c.un(Op::Tanh, gelu_inner(c, x));
+  NodeId one = c.splat(1.0), t = c.un(Op::Tanh, gelu_inner(c, x));
   NodeId inner_d = scale(c, c.bin(Op::Add, one, scale(c, c.bin(Op::Mul, x, x), 3 * kGeluKappa)), kGeluBeta);
   NodeId right = c.bin(Op::Mul, c.bin(Op::Mul, scale(c, x, 0.5), c.bin(Op::Sub, one, c.bin(Op::Mul, t, t))), inner_d);
   NodeId d = c.bin(Op::Add, scale(c, c.bin(Op::Add, one, t), 0.5), right);

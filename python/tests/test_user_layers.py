@@ -64,6 +64,21 @@ class LayerNormAndGelu(TmpDirTest):
         net = ln_gelu_mlp()
         self.export_check(lambda x: {"u": net(x), "du": gradient(net(x), x)}, points(), "lnb")
 
+    def test_layer_norm_weight_and_bias_gradients(self):
+        """The dweight and dbias items of native_layer_norm_backward, as a training step asks
+        for them (autograd.grad w.r.t. the module's own parameters)."""
+        torch.manual_seed(0)
+        ln = nn.LayerNorm(5).double()
+        with torch.no_grad():
+            ln.weight.uniform_(0.5, 1.5)
+            ln.bias.uniform_(-0.5, 0.5)
+
+        def fn(x):
+            loss = (ln(x) ** 2).sum()
+            dx, dw, db = torch.autograd.grad(loss, [x, ln.weight, ln.bias], create_graph=True)
+            return {"dx": dx, "dw": dw, "db": db}
+        self.export_check(fn, points(6, 5, seed=10, scale=2.0), "lnw")
+
     def test_layer_norm_gelu_derivatives_in_taylor_mode(self):
         """export_derivatives: first and second order w.r.t. the input, checked against nested
         autograd, and the first-order design through every C simulation."""

@@ -36,7 +36,8 @@ def is_supported(op_name):
     return base.endswith("_") and not base.endswith("__") and base[:-1] in supported_ops()
 
 
-def _float_json(v):
+def float_json(v):
+    """A float as the graph's JSON holds it: itself, or {"float": "inf" | "-inf" | "nan"}."""
     if math.isfinite(v):
         return v
     return {"float": "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")}
@@ -64,7 +65,7 @@ class AtenGraphWriter:
         live = self._live()
         nodes = []
         for node in order:
-            if node in live:
+            if node in live and not self._multi_output(node):
                 nodes.append(self._node_json(node, len(nodes)))
         outputs = [{"name": n, "node": self.ids[v]}
                    for n, v in zip(self.output_names, self._output_values())]
@@ -118,11 +119,17 @@ class AtenGraphWriter:
             value = getattr(self.gm, node.target).detach().to(torch.float64)
             return {"id": nid, "op": "const", "shape": list(value.shape),
                     "value": [float(v) for v in value.reshape(-1).tolist()]}
-        op, args, kwargs = str(node.target), node.args, node.kwargs
+        call, item = node, None
         if node.target is operator.getitem:
-            raise ExportError(f"{where}: item {args[1]} of the multi-output op "
-                              f"{args[0].target} is not supported (only unbind / split)")
-        self._check_op(node, op, where)
+            # An item of a multi-output op (native_layer_norm's y, mean, rstd) is that op
+            # with "item": the importer builds the output asked for (docs/pytorch.md).
+            source, item = node.args
+            if not self._multi_output(source):
+                raise ExportError(f"{where}: item {item} of {source.target} is not supported "
+                                  "(only of unbind / split and multi-output ops the importer maps)")
+            call = source
+        op, args, kwargs = str(call.target), call.args, call.kwargs
+        self._check_op(call, op, where)
         val = meta_value(node)
         if val is not None and getattr(val, "dtype", torch.float64) not in (
                 torch.float64, torch.float32, torch.float16, torch.bool):
@@ -130,9 +137,18 @@ class AtenGraphWriter:
                               "values (and 0/1 masks) are supported")
         out = {"id": nid, "op": op, "shape": self._meta_shape(node),
                "args": [self._arg(a, where) for a in args]}
+        if item is not None:
+            out["item"] = item
         if kwargs:
             out["kwargs"] = {k: self._arg(v, where) for k, v in kwargs.items()}
         return out
+
+    def _multi_output(self, node):
+        """A call of an op with several results that the importer maps; only its items
+        (getitem nodes) are written."""
+        schema = getattr(node.target, "_schema", None)
+        return (node.op == "call_function" and schema is not None and len(schema.returns) > 1
+                and is_supported(str(node.target)))
 
     def _check_op(self, node, op, where):
         """Refuses what the importer would (op_checks.py), naming the user's line first."""
@@ -163,7 +179,7 @@ class AtenGraphWriter:
                     f"({a!r} on the example inputs) is a constant of {where}: the graph would "
                     "be right for these inputs only; keep it a tensor (drop the float(), "
                     "int() or .item() that reads it)")
-            return _float_json(a)
+            return float_json(a)
         if isinstance(a, (torch.dtype, torch.device, torch.layout, torch.memory_format)):
             return str(a)
         raise ExportError(f"{where}: cannot serialize argument {a!r} ({type(a).__name__})")

@@ -62,12 +62,16 @@ RULES = {
     "RsqrtBackward0": _unary("aten.rsqrt.default", None),                           # 1/sqrt
     "AbsBackward0": _unary("aten.abs.default"),                                     # |a|
     "SiluBackward0": _unary("aten.silu.default"),                                   # silu
+    "ErfBackward0": _unary("aten.erf.default"),                                     # erf
     "GeluBackward0": Rule("aten.gelu.default", ["_saved_self"],                     # gelu
                           kwargs=lambda f: {"approximate": f._saved_approximate}),
     "ClampMinBackward0": Rule("aten.clamp_min.default", ["_saved_self"],            # max(a, m)
                               extra=lambda f: [f._saved_min]),
     "NormBackward1": Rule("aten.norm.ScalarOpt_dim", ["_saved_self"],               # 2-norm
                           extra=lambda f: [f._saved_p, _ints(f._saved_dim), bool(f._saved_keepdim)]),
+    "LinalgVectorNormBackward0": Rule("aten.linalg_vector_norm.default", ["_saved_self"],
+                                      extra=lambda f: [f._saved_ord, _ints(f._saved_dim),
+                                                       bool(f._saved_keepdim)]),    # any order
     "PowBackward0": Rule("aten.pow.Tensor_Scalar", ["_saved_self"],                 # a^n
                          extra=lambda f: [f._saved_exponent]),
     "CloneBackward0": _unary("aten.clone.default", None),                           # copy
@@ -114,12 +118,16 @@ RULES = {
     "UnsafeViewBackward0": Rule("aten._unsafe_view.default", [None], sized=1),      # reshape
     "ReshapeAliasBackward0": Rule("aten.view.default", [None], sized=1),            # reshape
     "ExpandBackward0": Rule("aten.expand.default", [None], sized=1),                # broadcast
+    "RepeatBackward0": Rule("aten.repeat.default", [None],
+                            extra=lambda f: [_ints(f._saved_repeats)]),             # tile
     # reductions
     "SumBackward0": _unary("aten.sum.default", None),                               # sum all
     "SumBackward1": Rule("aten.sum.dim_IntList", [None],
                          extra=lambda f: [_ints(f._saved_dim), bool(f._saved_keepdim)]),
     "MeanBackward0": _unary("aten.mean.default", None),                             # mean all
     "MeanBackward1": Rule("aten.mean.dim", [None],
+                          extra=lambda f: [_ints(f._saved_dim), bool(f._saved_keepdim)]),
+    "AmaxBackward0": Rule("aten.amax.default", ["_saved_self"],
                           extra=lambda f: [_ints(f._saved_dim), bool(f._saved_keepdim)]),
 }
 

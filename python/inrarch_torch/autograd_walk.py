@@ -17,6 +17,7 @@ import time
 
 import torch
 
+from .aten_graph import float_json
 from .autograd_rules import RULES, SCALAR_FORM, SOLVABLE, VARIADIC, alpha_kwargs
 from .bundle import ExportError, write_bundle
 
@@ -252,6 +253,8 @@ class _Walker:
         def json_arg(a):
             if isinstance(a, tuple):
                 return a[1] if a[0] is None else {"node": a[0]}
+            if isinstance(a, float):
+                return float_json(a)   # the order inf of a norm
             return [json_arg(x) for x in a] if isinstance(a, list) else a
 
         def value_arg(a):

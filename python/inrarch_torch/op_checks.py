@@ -4,6 +4,8 @@
 - REWRITES: for an unsupported op, a rewrite into supported ops where an exact one exists
   (the error quotes it). A row here is only read for an op aten_ops.txt does not list, so
   once the importer maps an op its row is unused, never wrong.
+- LIMITS: for an unsupported op with no rewrite, what it is used for and what is supported
+  instead.
 - ARGUMENT_CHECKS: ops the importer maps only for some arguments. Each check mirrors the
   importer's rule (src/frontend/aten_rules*.cpp) and returns what it refuses, or None; when
   the importer maps more, its check is relaxed here (or its row removed).
@@ -18,6 +20,13 @@ REWRITES = {
     "expm1": "torch.exp(x) - 1",
     "log1p": "torch.log(1 + x)",
     "_softmax": "e = torch.exp(x); e / e.sum(dim, keepdim=True)",
+}
+
+# Unsupported ops with no rewrite: what they are used for, and what is supported instead.
+LIMITS = {
+    "_linalg_svd": "singular values are not supported (torch.linalg.norm / matrix_norm of a "
+                   "matrix with ord 2, -2 or 'nuc', torch.linalg.svd); vector norms of any order "
+                   "(dim=-1) and matrix norms 'fro', 1, -1, inf, -inf are",
 }
 
 # The importer's pow (aten_rules_math.cpp): a tensor to any finite number (integers by
@@ -45,6 +54,9 @@ def refusal(base, args, kwargs):
 
 
 def rewrite_hint(base):
-    """'; rewrite it as ...' for an unsupported op with a known rewrite, else ''."""
+    """'; rewrite it as ...' for an unsupported op with a known rewrite, ': why ...' for one in
+    LIMITS, else ''."""
     hint = REWRITES.get(base)
-    return f"; rewrite it as {hint}" if hint else ""
+    if hint:
+        return f"; rewrite it as {hint}"
+    return f": {LIMITS[base]}" if base in LIMITS else ""

@@ -94,10 +94,23 @@ class AtenGraphTest(TmpDirTest):
         self.assertEqual(g["nodes"][1]["shape"], [3, 2])
         self.assertEqual(g["outputs"], [{"name": "out0", "node": 1}])
 
+    def test_items_of_a_multi_output_op_are_written_as_that_op_with_an_item(self):
+        """native_layer_norm's (y, mean, rstd): only the items used are written, each with the
+        op's arguments, its own shape and "item"; the tuple-valued node itself is not."""
+        def fn(i, p):
+            y, _, rstd = torch.native_layer_norm(i["x"], [2], None, None, 1e-5)
+            return [y, rstd]
+        g = self.export(fn)
+        ln = nodes_by_op(g)["aten.native_layer_norm.default"]
+        self.assertEqual([(n["item"], n["shape"]) for n in ln], [(0, [3, 2]), (2, [3, 1])])
+        self.assertEqual(ln[0]["args"], ln[1]["args"])
+        self.assertEqual([o["node"] for o in g["outputs"]], [n["id"] for n in ln])
+        eval_check(self, self.path("b"))
+
     def test_supported_names(self):
         self.assertTrue(is_supported("aten.add_.Tensor"))
         self.assertTrue(is_supported("aten._unsafe_view.default"))
-        self.assertFalse(is_supported("aten.erf.default"))
+        self.assertFalse(is_supported("aten.atan.default"))
 
 
 if __name__ == "__main__":

@@ -4,14 +4,11 @@ sqrt and by ** -0.5, a Laplacian as the trace (torch.diagonal) of a Hessian, nn.
 nn.GELU(approximate='tanh') networks, softplus(beta=100). Each exports and passes
 `inrarch eval --check` at its default tolerance; two compile with every C simulation, and
 the SDF's normals go through the RTL bit-exact."""
-import json
-import os
-
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from tests.util import TmpDirTest, compile_rtl, eval_check, run_bin
+from tests.util import TmpDirTest, compile_csim, compile_rtl, eval_check
 from inrarch_torch import export
 
 
@@ -43,15 +40,6 @@ class UserIdioms(TmpDirTest):
         eval_check(self, bundle, rtol=None)
         return bundle
 
-    def compile_csim(self, bundle):
-        out = self.path("out_" + os.path.basename(bundle))
-        rc, log = run_bin(self, "compile", bundle, "-q", "-o", out)
-        self.assertEqual(rc, 0, log)
-        with open(os.path.join(out, "report.json")) as f:
-            v = json.load(f)["verification"]
-        for mode in ("csim", "threaded", "trace"):
-            self.assertTrue(v[mode]["pass"], f"{mode}: {v[mode]}")
-
     def test_sdf_normals_and_eikonal_loss(self):
         sdf = mlp(nn.Softplus(beta=100))
 
@@ -60,7 +48,7 @@ class UserIdioms(TmpDirTest):
             normals = F.normalize(g, dim=-1)
             eikonal = ((g.norm(dim=-1) - 1) ** 2).mean()
             return {"normals": normals, "eikonal": eikonal.reshape(1)}
-        self.compile_csim(self.export_check(fn, sdf, "sdf"))
+        compile_csim(self, self.export_check(fn, sdf, "sdf"))
 
     def test_sdf_normals_in_rtl(self):
         """The square-root lanes of a user model: bit-exact with the C simulation."""
@@ -92,7 +80,7 @@ class UserIdioms(TmpDirTest):
         def fn(f, x):
             h, g = hessian(f(x), x)
             return {"u": f(x), "laplacian": torch.diagonal(h, dim1=1, dim2=2).sum(-1)}
-        self.compile_csim(self.export_check(fn, net, "silu"))
+        compile_csim(self, self.export_check(fn, net, "silu"))
 
     def test_gelu_tanh_network_gradient(self):
         net = mlp(nn.GELU(approximate="tanh"))

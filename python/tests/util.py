@@ -43,6 +43,18 @@ def eval_check(test, bundle, rtol="1e-9"):
     return out
 
 
+def compile_csim(test, bundle):
+    """`inrarch compile BUNDLE -q` must exit 0 with its C, threaded and trace simulations
+    passing."""
+    out = test.path("out_" + os.path.basename(bundle))
+    rc, log = run_bin(test, "compile", bundle, "-q", "-o", out)
+    test.assertEqual(rc, 0, log)
+    with open(os.path.join(out, "report.json")) as f:
+        v = json.load(f)["verification"]
+    for mode in ("csim", "threaded", "trace"):
+        test.assertTrue(v[mode]["pass"], f"{mode}: {v[mode]}")
+
+
 def compile_rtl(test, *args):
     """`inrarch compile ARGS --rtl -q -o OUT` must exit 0 with a passing, bit-exact RTL run;
     returns (report.json, its verification.rtl). Skips when verilator is missing."""

@@ -15,6 +15,7 @@ NodeId max_of(const AtenCtx& c, NodeId a, NodeId b);                 // b + relu
 NodeId min_of(const AtenCtx& c, NodeId a, NodeId b);                 // b - relu(b - a)
 NodeId select_mask(const AtenCtx& c, NodeId m, NodeId a, NodeId b);  // m a + (1 - m) b
 NodeId sigmoid_of(const AtenCtx& c, NodeId x);                       // exp of -|x| only
+NodeId pow_of(const AtenCtx& c, NodeId x, double e);                 // x^e, e finite (as pow)
 
 // aten_rules_math.cpp: elementwise, backward helpers, matmul, reductions
 NodeId identity(const AtenCtx& c);
@@ -65,14 +66,21 @@ NodeId silu(const AtenCtx& c);
 NodeId silu_backward(const AtenCtx& c);
 NodeId gelu(const AtenCtx& c);
 NodeId gelu_backward(const AtenCtx& c);
+NodeId erf(const AtenCtx& c);
 NodeId elu(const AtenCtx& c);
 NodeId elu_backward(const AtenCtx& c);
 NodeId leaky_relu(const AtenCtx& c);
 NodeId leaky_relu_backward(const AtenCtx& c);
 
-// aten_rules_reduce.cpp: norms, losses, the diagonal
+// aten_rules_norm.cpp: vector norms of any order, max / min reductions, layer norm
 NodeId norm(const AtenCtx& c);
 NodeId linalg_vector_norm(const AtenCtx& c);
+NodeId amax(const AtenCtx& c);
+NodeId amin(const AtenCtx& c);
+NodeId native_layer_norm(const AtenCtx& c);
+NodeId native_layer_norm_backward(const AtenCtx& c);
+
+// aten_rules_reduce.cpp: losses, the diagonal
 NodeId mse_loss(const AtenCtx& c);
 NodeId mse_loss_backward(const AtenCtx& c);
 NodeId diagonal(const AtenCtx& c);
@@ -86,6 +94,7 @@ NodeId reshape(const AtenCtx& c);
 NodeId unsqueeze(const AtenCtx& c);
 NodeId squeeze(const AtenCtx& c);
 NodeId expand(const AtenCtx& c);
+NodeId repeat(const AtenCtx& c);
 NodeId select(const AtenCtx& c);
 NodeId slice(const AtenCtx& c);
 NodeId cat(const AtenCtx& c);

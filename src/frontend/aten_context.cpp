@@ -63,6 +63,15 @@ const json& AtenCtx::need(size_t i, std::string_view kw) const {
   return *a;
 }
 
+int64_t AtenCtx::item(int64_t count) const {
+  item_read_ = true;
+  auto it = node_.find("item");
+  if (it == node_.end()) return 0;
+  if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() >= count)
+    fail(fmt::format("\"item\" must be an output index in [0, {}), got {}", count, it->dump()));
+  return it->get<int64_t>();
+}
+
 bool AtenCtx::is_tensor(size_t i, std::string_view kw) const {
   const json* a = arg(i, kw);
   return a && is_ref(*a);

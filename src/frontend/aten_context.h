@@ -41,6 +41,11 @@ class AtenCtx {
   std::vector<int64_t> ints(size_t i, std::string_view kw = {}) const;  // int list (or one int)
   Shape tensor_shape(size_t i) const { return g.shape(tensor(i)); }
 
+  // Which output of a multi-output op (native_layer_norm's y, mean, rstd) the node stands for:
+  // its "item" (absent: 0), in [0, count). The importer refuses an "item" no rule has read.
+  int64_t item(int64_t count) const;
+  bool item_read() const { return item_read_; }
+
   // Argument i as a tensor of the result shape: a tensor is broadcast, a number becomes a
   // splat constant.
   ir::NodeId operand(size_t i, std::string_view kw = {}) const;
@@ -60,6 +65,7 @@ class AtenCtx {
   Shape shape_;
   const std::unordered_map<int64_t, ir::NodeId>& values_;
   std::string where_;
+  mutable bool item_read_ = false;
 };
 
 // A rule maps one aten node to IR and returns the id of its result.

@@ -81,6 +81,8 @@ NodeId build_aten(ir::Graph& g, const json& n, const std::string& op, const Shap
     if (std::string_view(e.what()).starts_with(where)) throw;
     rethrow_with(e, fmt::format("{} ({}): {}", where, op, e.what()));
   }
+  if (n.contains("item") && !ctx.item_read())
+    throw Error(fmt::format("{} ({}): \"item\" is given but {} has a single output", where, op, base));
   if (g.shape(id) != shape)
     throw Error(fmt::format("{} ({}): the import gives shape {} but PyTorch recorded {}", where,
                             op, shape_str(g.shape(id)), shape_str(shape)));

@@ -51,7 +51,8 @@ constexpr std::pair<std::string_view, AtenRule> kRules[] = {
     {"sigmoid", r::sigmoid},              // (e + step(x)(1-e))/(1+e), e = exp(-|x|)
     {"softplus", r::softplus},            // relu(bx)/b + log(1+exp(-|bx|))/b; x past the threshold
     {"silu", r::silu},                    // x sigmoid(x)
-    {"gelu", r::gelu},                    // approximate='tanh' only
+    {"gelu", r::gelu},                    // exact: relu(x) - |x|/2 erfc(|x|/sqrt 2); or the tanh form
+    {"erf", r::erf},                      // sgn(x) (1 - erfc(|x|)), erfc = exp(-z^2) poly(2/(2+z))
     {"elu", r::elu},                      // s relu(x) + s alpha (exp(-relu(-x) is) - 1)
     {"leaky_relu", r::leaky_relu},        // relu(x) - k relu(-x)
     // elementwise binary (tensor or number operands, broadcast explicitly)
@@ -76,7 +77,8 @@ constexpr std::pair<std::string_view, AtenRule> kRules[] = {
     {"threshold_backward", r::threshold_backward},  // g*step(x-t): relu'
     {"softplus_backward", r::softplus_backward},    // g*sigmoid(beta x), g past the threshold
     {"silu_backward", r::silu_backward},            // g*s(1+x(1-s))
-    {"gelu_backward", r::gelu_backward},            // tanh form
+    {"gelu_backward", r::gelu_backward},            // exact or tanh form
+    {"native_layer_norm_backward", r::native_layer_norm_backward},  // items dx, dweight, dbias
     {"elu_backward", r::elu_backward},              // from x or from the result
     {"leaky_relu_backward", r::leaky_relu_backward},  // g*(x>0 ? 1 : k)
     {"mse_loss_backward", r::mse_loss_backward},    // g*2(x-t) (/n for the mean)
@@ -89,8 +91,11 @@ constexpr std::pair<std::string_view, AtenRule> kRules[] = {
     // reductions
     {"sum", r::sum},                      // over dims (none = all), keepdim
     {"mean", r::mean},                    // sum * (1/n)
-    {"norm", r::norm},                    // p = 2: sqrt(sum(x*x)) over dims
+    {"norm", r::norm},                    // p = 2 sqrt(sum x x), 1, inf, -inf, 0, other p: (sum |x|^p)^(1/p)
     {"linalg_vector_norm", r::linalg_vector_norm},  // likewise
+    {"amax", r::amax},                    // max over dims: a tree of b + relu(a-b)
+    {"amin", r::amin},                    // min likewise
+    {"native_layer_norm", r::native_layer_norm},    // items y, mean, rstd: mean, biased var, 1/sqrt
     {"mse_loss", r::mse_loss},            // mean/sum/none of (x-t)^2
     {"diagonal", r::diagonal},            // permute, flatten the two dims, slice of step n+1
     // data movement
@@ -105,6 +110,7 @@ constexpr std::pair<std::string_view, AtenRule> kRules[] = {
     {"unsqueeze", r::unsqueeze},          // insert a size-1 dim
     {"squeeze", r::squeeze},              // drop size-1 dim(s)
     {"expand", r::expand},                // → reshape (rank pad) + expand
+    {"repeat", r::repeat},                // → reshape + expand (+ reshape where a dim > 1 repeats)
     {"select", r::select},                // x[..., i, ...]
     {"slice", r::slice},                  // x[..., a:b:s, ...]
     {"cat", r::cat},                      // concatenate

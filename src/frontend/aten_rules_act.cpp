@@ -1,5 +1,5 @@
 // Builders for activation functions and the backward ops autograd records for them, as
-// decompositions into IR ops (the IR has no sigmoid, softplus, silu, gelu, elu, leaky relu).
+// decompositions into IR ops (the IR has no sigmoid, softplus, silu, gelu, erf, elu, leaky relu).
 // Each keeps exp's argument <= 0, so a fixed-point exp never overflows and float64 never
 // makes an inf that a mask would multiply by 0 (docs/pytorch.md "Decompositions").
 #include <cmath>
@@ -69,12 +69,12 @@ namespace {
 constexpr double kGeluKappa = 0.044715;
 const double kGeluBeta = std::sqrt(2.0 / M_PI);
 
-void need_tanh_gelu(const AtenCtx& c, size_t arg) {
+// approximate='none' (the default) or 'tanh'.
+bool exact_gelu(const AtenCtx& c, size_t arg) {
   const nlohmann::json* a = c.arg(arg, "approximate");
-  if (!a || (a->is_string() && a->get<std::string>() == "none"))
-    c.fail("gelu with the exact erf form is not supported (the IR has no erf); use "
-           "approximate='tanh' (nn.GELU(approximate='tanh'))");
+  if (!a || (a->is_string() && a->get<std::string>() == "none")) return true;
   if (!a->is_string() || a->get<std::string>() != "tanh") c.fail(fmt::format("gelu approximate={} is not supported", a->dump()));
+  return false;
 }
 
 NodeId gelu_inner(const AtenCtx& c, NodeId x) {  // beta (x + kappa x^3)
@@ -82,19 +82,67 @@ NodeId gelu_inner(const AtenCtx& c, NodeId x) {  // beta (x + kappa x^3)
   return scale(c, c.bin(Op::Add, x, scale(c, x3, kGeluKappa)), kGeluBeta);
 }
 
+// erfc(z) = exp(-z^2) g(t), t = 2 / (2 + z), for z >= 0: g is smooth on t in [0.25, 1] (z in
+// [0, 6]) and is a degree-16 polynomial in u = (8 t - 5) / 3 in [-1, 1] there (Chebyshev
+// interpolation, in monomial form: the coefficients stay below 0.43). z is clamped to 6,
+// where erfc(6) < 3e-17. Every intermediate is bounded (t, u, g in [-1, 1], exp's argument in
+// [-36, 0]), as a fixed-point design needs; the error is in docs/pytorch.md "erf".
+constexpr double kErfcPoly[] = {
+    0.37853741692923742,     0.42218758361344405,     0.16940759095489877,    0.032993429478231057,
+    -0.0016702444160232068,  -0.0016653643734096421,  0.00013358438853154387, 0.00010054194764313037,
+    -2.2700771525558802e-05, -4.2712842149980773e-06, 2.8398818819689904e-06, -2.8208035018906235e-07,
+    -2.0125881907434257e-07, 8.6377574060701211e-08,  -3.7676085519385238e-09, -7.5791938476921886e-09,
+    1.9596935838789623e-09};
+constexpr double kErfcClamp = 6.0;
+
+NodeId erfc_of_nonneg(const AtenCtx& c, NodeId z) {
+  z = min_of(c, z, c.g.constant(kErfcClamp, c.g.shape(z)));
+  const Shape s = c.g.shape(z);  // a copy: adding nodes moves the graph's shapes
+  NodeId t = c.bin(Op::Div, c.g.constant(2.0, s), c.bin(Op::Add, c.g.constant(2.0, s), z));
+  NodeId u = c.bin(Op::Sub, scale(c, t, 8.0 / 3.0), c.g.constant(5.0 / 3.0, s));
+  const auto n = static_cast<int>(std::size(kErfcPoly));
+  NodeId p = c.g.constant(kErfcPoly[n - 1], s);
+  for (int k = n - 2; k >= 0; --k) p = c.bin(Op::Add, c.bin(Op::Mul, p, u), c.g.constant(kErfcPoly[k], s));
+  return c.bin(Op::Mul, c.un(Op::Exp, c.un(Op::Neg, c.bin(Op::Mul, z, z))), p);
+}
+
+// 0.5 x (1 + erf(x / sqrt 2)) = relu(x) - 0.5 |x| erfc(|x| / sqrt 2).
+NodeId exact_gelu_of(const AtenCtx& c, NodeId x) {
+  NodeId a = abs_of(c, x);
+  return c.bin(Op::Sub, c.un(Op::Relu, x), c.bin(Op::Mul, scale(c, a, 0.5), erfc_of_nonneg(c, scale(c, a, M_SQRT1_2))));
+}
+
+// Phi(x) + x phi(x): Phi = 1 - E/2 for x > 0 and E/2 otherwise, E = erfc(|x| / sqrt 2);
+// phi = exp(-x^2 / 2) / sqrt(2 pi).
+NodeId exact_gelu_slope(const AtenCtx& c, NodeId x) {
+  NodeId half_e = scale(c, erfc_of_nonneg(c, scale(c, abs_of(c, x), M_SQRT1_2)), 0.5);
+  NodeId cdf = select_mask(c, c.un(Op::Step, x), c.bin(Op::Sub, one_like(c, x), half_e), half_e);
+  NodeId pdf = scale(c, c.un(Op::Exp, scale(c, c.bin(Op::Mul, x, x), -0.5)), 0.5 * M_2_SQRTPI * M_SQRT1_2);
+  return c.bin(Op::Add, cdf, c.bin(Op::Mul, x, pdf));
+}
+
 }  // namespace
 
-NodeId gelu(const AtenCtx& c) {  // 0.5 x (1 + tanh(beta (x + kappa x^3)))
-  need_tanh_gelu(c, 1);
+// sgn(x) (1 - erfc(|x|)).
+NodeId erf(const AtenCtx& c) {
+  NodeId x = c.tensor(0), one = one_like(c, x);
+  NodeId sign = c.bin(Op::Sub, c.un(Op::Step, x), c.un(Op::Step, c.un(Op::Neg, x)));
+  return c.bin(Op::Mul, sign, c.bin(Op::Sub, one, erfc_of_nonneg(c, abs_of(c, x))));
+}
+
+// Exact: relu(x) - 0.5 |x| erfc(|x| / sqrt 2); tanh form: 0.5 x (1 + tanh(beta (x + kappa x^3))).
+NodeId gelu(const AtenCtx& c) {
   NodeId x = c.tensor(0);
+  if (exact_gelu(c, 1)) return exact_gelu_of(c, x);
   return c.bin(Op::Mul, scale(c, x, 0.5), c.bin(Op::Add, c.splat(1.0), c.un(Op::Tanh, gelu_inner(c, x))));
 }
 
-// grad * (0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2)), t = tanh(inner)
+// Exact: grad * (Phi(x) + x phi(x)); tanh form:
+// grad * (0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2)), t = tanh(inner).
 NodeId gelu_backward(const AtenCtx& c) {
-  need_tanh_gelu(c, 2);
-  NodeId x = c.operand(1, "self"), one = c.splat(1.0);
-  NodeId t = c.un(Op::Tanh, gelu_inner(c, x));
+  NodeId x = c.operand(1, "self");
+  if (exact_gelu(c, 2)) return c.bin(Op::Mul, c.operand(0), exact_gelu_slope(c, x));
+  NodeId one = c.splat(1.0), t = c.un(Op::Tanh, gelu_inner(c, x));
   NodeId inner_d = scale(c, c.bin(Op::Add, one, scale(c, c.bin(Op::Mul, x, x), 3 * kGeluKappa)), kGeluBeta);
   NodeId right = c.bin(Op::Mul, c.bin(Op::Mul, scale(c, x, 0.5), c.bin(Op::Sub, one, c.bin(Op::Mul, t, t))), inner_d);
   NodeId d = c.bin(Op::Add, scale(c, c.bin(Op::Add, one, t), 0.5), right);

@@ -117,6 +117,33 @@ NodeId squeeze(const AtenCtx& c) {
 
 NodeId expand(const AtenCtx& c) { return c.broadcast(c.tensor(0), c.shape()); }
 
+// x.repeat(r...): x padded with leading 1s to len(r) dims; a dim of size 1 (or repeated once)
+// is an expand of that dim, any other gets a new size-1 dim before it, expanded to r and
+// merged with it by a reshape. So a repeat of one row is one row broadcast, as expand is
+// (docs/pytorch.md "aten op → IR").
+NodeId repeat(const AtenCtx& c) {
+  NodeId x = c.tensor(0);
+  const std::vector<int64_t> reps = c.ints(1, "repeats");
+  const Shape shape = c.g.shape(x);
+  if (reps.size() < shape.size()) c.fail("repeat needs at least as many repeats as dimensions");
+  const size_t pad = reps.size() - shape.size();
+  Shape source, target;
+  bool merge = false;
+  for (size_t i = 0; i < reps.size(); ++i) {
+    const int64_t n = i < pad ? 1 : shape[i - pad], r = reps[i];
+    if (r < 1) c.fail(fmt::format("repeat count {} is not supported (only counts >= 1)", r));
+    if (n != 1 && r != 1) {
+      source.push_back(1);
+      target.push_back(r);
+      merge = true;
+    }
+    source.push_back(n);
+    target.push_back(n == 1 ? r : n);
+  }
+  NodeId out = c.g.expand(c.g.reshape(x, source), target);
+  return merge ? c.g.reshape(out, c.shape()) : out;
+}
+
 NodeId select(const AtenCtx& c) {
   NodeId x = c.tensor(0);
   return c.g.select(x, norm_dim(c, c.integer(1, "dim"), rank_of(c, x)), c.integer(2, "index"));

@@ -109,17 +109,20 @@ NodeId div(const AtenCtx& c) {
 // x^e: an integer |e| <= 16 by muls, a half-integer one by muls and one sqrt (x^(n+1/2) =
 // x^n sqrt x, NaN for x < 0 as in PyTorch), any other by exp(e log x) (0 at x = 0 for e > 0,
 // NaN for x < 0: PyTorch's values in float64; fixed point needs x > 0, docs/pytorch.md).
+NodeId pow_of(const AtenCtx& c, NodeId x, double e) {
+  if (std::fabs(e) > 16 || 2.0 * e != std::round(2.0 * e)) return c.un(Op::Exp, scale(c, c.un(Op::Log, x), e));
+  const auto n = static_cast<int64_t>(std::fabs(e));  // |e| rounded down
+  NodeId p = int_power(c, x, n);
+  if (e != std::round(e)) p = n == 0 ? c.un(Op::Sqrt, x) : c.bin(Op::Mul, p, c.un(Op::Sqrt, x));
+  return e < 0 ? c.bin(Op::Div, c.g.constant(1.0, c.g.shape(x)), p) : p;
+}
+
 NodeId pow(const AtenCtx& c) {
   if (!c.is_tensor(0)) c.fail("a number raised to a tensor power is not supported");
   if (c.is_tensor(1, "exponent")) c.fail("a tensor exponent is not supported (only a number)");
   const double e = c.scalar(1, "exponent", 1.0);
   if (!std::isfinite(e)) c.fail(fmt::format("exponent {} is not supported", e));
-  NodeId x = c.operand(0);
-  if (std::fabs(e) > 16 || 2.0 * e != std::round(2.0 * e)) return c.un(Op::Exp, scale(c, c.un(Op::Log, x), e));
-  const auto n = static_cast<int64_t>(std::fabs(e));  // |e| rounded down
-  NodeId p = int_power(c, x, n);
-  if (e != std::round(e)) p = n == 0 ? c.un(Op::Sqrt, x) : c.bin(Op::Mul, p, c.un(Op::Sqrt, x));
-  return e < 0 ? c.bin(Op::Div, c.splat(1.0), p) : p;
+  return pow_of(c, c.operand(0), e);
 }
 
 // Comparisons yield 1.0 / 0.0 (PyTorch's bool, converted by _to_copy): step(d) is d > 0.

@@ -1,5 +1,5 @@
-// Builders for norms, losses and the diagonal, as decompositions into sums, sqrt and data
-// movement (docs/pytorch.md "Decompositions").
+// Builders for losses and the diagonal, as decompositions into sums and data movement
+// (docs/pytorch.md "Decompositions").
 #include <fmt/format.h>
 
 #include "frontend/aten_builders.h"
@@ -9,28 +9,6 @@ namespace inrarch::frontend::rules {
 using ir::Op;
 
 namespace {
-
-// The dims argument i (absent, None or [] = all) normalized for x.
-std::vector<int64_t> dims_arg(const AtenCtx& c, NodeId x, size_t i, std::string_view kw) {
-  const auto rank = static_cast<int64_t>(c.g.shape(x).size());
-  const nlohmann::json* d = c.arg(i, kw);
-  std::vector<int64_t> dims;
-  if (d && !d->is_null()) dims = c.ints(i, kw);
-  for (auto& v : dims) v = norm_dim(c, v, rank);
-  return dims;
-}
-
-// sqrt(sum(x·x)) over dims: the 2-norm (order p, default 2; others are refused).
-NodeId two_norm(const AtenCtx& c, size_t p_arg, const char* p_kw, size_t dim_arg, const char* dim_kw,
-                size_t keep_arg) {
-  const nlohmann::json* p = c.arg(p_arg, p_kw);
-  if (p && !p->is_null() && c.scalar(p_arg, p_kw, 2.0) != 2.0)
-    c.fail(fmt::format("a norm of order {} is not supported (only p = 2)", p->dump()));
-  NodeId x = c.tensor(0);
-  if (c.g.shape(x).empty()) return c.un(Op::Sqrt, c.bin(Op::Mul, x, x));
-  const std::vector<int64_t> dims = dims_arg(c, x, dim_arg, dim_kw);
-  return c.un(Op::Sqrt, c.g.sum(c.bin(Op::Mul, x, x), dims, c.boolean_or(keep_arg, "keepdim", false)));
-}
 
 // PyTorch's reduction enum: 0 none, 1 mean, 2 sum.
 NodeId reduce(const AtenCtx& c, NodeId v, int64_t reduction) {
@@ -73,9 +51,6 @@ Diagonal diagonal_of(const AtenCtx& c, const Shape& shape, int64_t offset, int64
 }
 
 }  // namespace
-
-NodeId norm(const AtenCtx& c) { return two_norm(c, 1, "p", 2, "dim", 3); }
-NodeId linalg_vector_norm(const AtenCtx& c) { return two_norm(c, 1, "ord", 2, "dim", 3); }
 
 NodeId mse_loss(const AtenCtx& c) {  // mean/sum/none of (x - t)^2
   NodeId d = c.bin(Op::Sub, c.tensor(0), c.broadcast(c.tensor(1, "target"), c.tensor_shape(0)));

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -78,6 +79,15 @@ TEST(RangeSafety, InputsTenTimesTheRangeOverflowAndFail) {
   EXPECT_NE(v["csim"].value("error", "").find("overflowed"), std::string::npos) << v;
   EXPECT_NE(v["csim"].value("error", "").find("overflow_flag is 1"), std::string::npos) << v;
   EXPECT_TRUE(v["csim"].contains("first_overflow")) << v;
+  // The span the first process's values out of range reached lies beyond the format's 2^9.
+  const nlohmann::json reached = v["csim"].value("first_overflow_reached", nlohmann::json());
+  ASSERT_TRUE(reached.is_array() && reached.size() == 2) << v;
+  EXPECT_LE(reached[0].get<double>(), reached[1].get<double>()) << v;
+  EXPECT_GE(std::max(-reached[0].get<double>(), reached[1].get<double>()), 512.0) << v;
+  EXPECT_NE(out.output.find("(process "), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("left the range of fixed<32,10>, [-512, 512) (|v| < 2^9): its values out of range reached ["),
+            std::string::npos)
+      << out.output;
   EXPECT_FALSE(v["csim"].value("overflow_flags", nlohmann::json::array()).empty()) << v;
   EXPECT_EQ(v["project"].value("overflow_flags", nlohmann::json()), v["csim"]["overflow_flags"]) << v;
   EXPECT_NE(read_file(work / "out" / "hls" / "sim" / "project.log").find("overflow_flag: 1 out0, "),
@@ -92,8 +102,8 @@ TEST(RangeSafety, InputsTenTimesTheRangeOverflowAndFail) {
 
 // y = 1000 x on x in [-1, 1): the output port carries true values, and 1000 is beyond
 // fixed<32,10>'s 512 on the very inputs the exponents were chosen on. The message says the
-// design's own value outgrew its format, names the process, and does not send the user to
-// --input-range.
+// design's own value outgrew its format, names the process, the span its values out of range
+// reached and the format's range, and does not send the user to --input-range.
 TEST(RangeSafety, AValueInsideTheDesignThatOutgrowsItsFormatIsNamedAsSuch) {
   using namespace inrarch;
   const fs::path work = fs::temp_directory_path() / ("inrarch_range_inside_" + std::to_string(getpid()));
@@ -108,7 +118,9 @@ TEST(RangeSafety, AValueInsideTheDesignThatOutgrowsItsFormatIsNamedAsSuch) {
   EXPECT_EQ(out.code, 2) << out.output;
   EXPECT_NE(out.output.find("a value inside the design outgrew its format: process "), std::string::npos)
       << out.output;
-  EXPECT_NE(out.output.find("left the range of fixed<32,10> (|v| < 2^9) on the bundle's own inputs"),
+  // The values out of range: 1000 x for x = -1, -0.875, ..., -0.625 and 0.625, ..., 0.875.
+  EXPECT_NE(out.output.find("left the range of fixed<32,10>, [-512, 512) (|v| < 2^9): its values out of "
+                            "range reached [-1000, 875] as stored, on the bundle's own inputs"),
             std::string::npos)
       << out.output;
   EXPECT_NE(out.output.find("widen the integer bits (--type fixed<34,12>)"), std::string::npos) << out.output;

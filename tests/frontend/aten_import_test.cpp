@@ -164,13 +164,80 @@ TEST(AtenImport, StackCatAndViews) {
   expect_near(run(graph_with({s, v, sel})), {0.5, -1, 2});
 }
 
+json with_item(json n, int item) {
+  n["item"] = item;
+  return n;
+}
+
+// x's rows [0.5, -1, 2] and [3, -0.25, 1]: means 0.5 and 1.25, biased variances 1.5 and
+// 5.375 / 3; eps = 0.25 inside the sqrt.
+TEST(AtenImport, LayerNormItemsAreOutputMeanAndRstd) {
+  json args = {ref(0), {3}, nullptr, nullptr, 0.25};
+  expect_near(run(graph_with({with_item(aten(1, "aten.native_layer_norm.default", args, {2, 3}), 0)})),
+              {0.0, -1.1338934190276817, 1.1338934190276817, 1.224744871391589, -1.0497813183356477,
+               -0.17496355305594127});
+  expect_near(run(graph_with({with_item(aten(1, "aten.native_layer_norm.default", args, {2, 1}), 1)})),
+              {0.5, 1.25});
+  expect_near(run(graph_with({with_item(aten(1, "aten.native_layer_norm.default", args, {2, 1}), 2)})),
+              {0.7559289460184544, 0.6998542122237651});
+}
+
+TEST(AtenImport, AnItemOfASingleOutputOpOrPastTheOutputsIsRefused) {
+  ir::testing::expect_error(
+      [&] { graph_from_aten_json(graph_with({with_item(aten(1, "aten.sin.default", {ref(0)}, {2, 3}), 1)}), "g.json"); },
+      {"g.json: node 1 (#1) (aten.sin.default)", "\"item\" is given but sin has a single output"});
+  json ln = aten(1, "aten.native_layer_norm.default", {ref(0), {3}, nullptr, nullptr, 1e-5}, {2, 3});
+  ir::testing::expect_error([&] { graph_from_aten_json(graph_with({with_item(ln, 3)}), "g.json"); },
+                            {"g.json: node 1 (#1)", "\"item\" must be an output index in [0, 3), got 3"});
+}
+
+TEST(AtenImport, RepeatTilesAndNormsOfOtherOrders) {
+  expect_near(run(graph_with({aten(1, "aten.repeat.default", {ref(0), {1, 2}}, {2, 6})})),
+              {0.5, -1, 2, 0.5, -1, 2, 3, -0.25, 1, 3, -0.25, 1});
+  expect_near(run(graph_with({aten(1, "aten.repeat.default", {ref(0), {2, 1, 1}}, {2, 2, 3})})),
+              {0.5, -1, 2, 3, -0.25, 1, 0.5, -1, 2, 3, -0.25, 1});
+  const double inf = std::numeric_limits<double>::infinity();
+  auto norm = [&](double p, json shape = {2}) {
+    json pj = std::isinf(p) ? json{{"float", p > 0 ? "inf" : "-inf"}} : json(p);
+    return run(graph_with({aten(1, "aten.linalg_vector_norm.default", {ref(0), pj, {1}}, shape)}));
+  };
+  expect_near(norm(1), {3.5, 4.25});
+  expect_near(norm(inf), {2, 3});
+  expect_near(norm(-inf), {0.5, 0.25});
+  expect_near(norm(3), {2.089669598190616, 3.0371537085395803});
+  expect_near(norm(0), {3, 3});
+  expect_near(run(graph_with({aten(1, "aten.amin.default", {ref(0), {0}, true}, {1, 3})})), {0.5, -1, 1});
+}
+
+// The erf decomposition against std::erf on a grid over [-8, 8] (docs/pytorch.md
+// "Decompositions" states the bound).
+TEST(AtenImport, ErfAndExactGeluMatchTheLibraryErf) {
+  constexpr int n = 4001;
+  json g = {{"format", "inrarch-aten"}, {"version", 1}, {"name", "t"}};
+  g["nodes"] = json::array({{{"id", 0}, {"op", "input"}, {"name", "x"}, {"shape", {n}}},
+                            aten(1, "aten.erf.default", {ref(0)}, {n}), aten(2, "aten.gelu.default", {ref(0)}, {n})});
+  g["outputs"] = json::array({{{"name", "erf"}, {"node", 1}}, {{"name", "gelu"}, {"node", 2}}});
+  ir::Graph graph = graph_from_aten_json(g, "erf.json");
+  Tensor x({n});
+  for (int i = 0; i < n; ++i) x.data[i] = -8.0 + 16.0 * i / (n - 1);
+  const auto out = ir::evaluate(graph, {{"x", x}}, {});
+  double worst = 0, worst_gelu = 0;
+  for (int i = 0; i < n; ++i) {
+    const double v = x.data[i];
+    worst = std::max(worst, std::fabs(out.at(0).data[i] - std::erf(v)));
+    worst_gelu = std::max(worst_gelu, std::fabs(out.at(1).data[i] - 0.5 * v * (1 + std::erf(v * M_SQRT1_2))));
+  }
+  EXPECT_LT(worst, 2e-14);
+  EXPECT_LT(worst_gelu, 2e-14);
+}
+
 TEST(AtenImport, UnsupportedOpNamesOpAndNode) {
-  json g = graph_with({aten(1, "aten.erf.default", {ref(0)}, {2, 3})});
+  json g = graph_with({aten(1, "aten.tan.default", {ref(0)}, {2, 3})});
   try {
     graph_from_aten_json(g, "g.json");
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("unsupported aten op 'erf'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unsupported aten op 'tan'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("g.json: node 1 (#1)"), std::string::npos) << e.what();
   }
 }

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -131,23 +132,38 @@ std::optional<std::pair<double, double>> input_span(const fs::path& data) {
   return span;
 }
 
+// "process P left the range of T, [-2^(I-1), 2^(I-1)) (|v| < 2^(I-1)): its values out of
+// range reached [lo, hi] as stored" (stored: after the process's exponent, docs/hls.md).
+std::string left_the_range(const NumberType& t, const std::string& first, const nlohmann::json& res) {
+  const double top = std::ldexp(1.0, t.int_bits - 1);
+  std::string reached;
+  const auto it = res.find("first_overflow_reached");
+  if (it != res.end() && it->is_array() && it->size() == 2 && (*it)[0].is_number() && (*it)[1].is_number())
+    reached = fmt::format(": its values out of range reached [{:.6g}, {:.6g}] as stored",
+                          (*it)[0].get<double>(), (*it)[1].get<double>());
+  return fmt::format("process {} left the range of {}, [{:.6g}, {:.6g}) (|v| < 2^{}){}", first, t.name(), -top,
+                     top, t.int_bits - 1, reached);
+}
+
 // Why values overflowed, and the fix for it (docs/hls.md "Range safety"). The exponents were
 // chosen on the bundle's own inputs, or on samples of --input-range: inputs outside that
 // range are the input's fault; otherwise a value inside the design outgrew its format.
-std::string overflow_cause(const HlsOptions& opt, const fs::path& dir, const std::string& first) {
+// res: the simulation's result (the first overflowing process's reached span).
+std::string overflow_cause(const HlsOptions& opt, const fs::path& dir, const std::string& first,
+                           const nlohmann::json& res) {
   const auto span = input_span(dir / "data");
   const auto& range = opt.input_range;
+  const NumberType& t = opt.type;
   if (range && span && (span->first < range->first || span->second > range->second))
     return fmt::format("an input outside the calibrated range: the inputs span [{:.6g}, {:.6g}], the "
-                       "exponents were chosen for --input-range {},{}; give an --input-range that covers them",
-                       span->first, span->second, range->first, range->second);
+                       "exponents were chosen for --input-range {},{}; give an --input-range that covers them "
+                       "({})",
+                       span->first, span->second, range->first, range->second, left_the_range(t, first, res));
   const std::string on = range ? fmt::format("inputs within --input-range {},{}", range->first, range->second)
                                : std::string("the bundle's own inputs, which its exponents were chosen on");
-  const NumberType& t = opt.type;
-  return fmt::format("a value inside the design outgrew its format: process {} left the range of {} "
-                     "(|v| < 2^{}) on {}, so --input-range cannot help; widen the integer bits "
-                     "(--type fixed<{},{}>)",
-                     first, t.name(), t.int_bits - 1, on, t.width + 2, t.int_bits + 2);
+  return fmt::format("a value inside the design outgrew its format: {}, on {}, so --input-range cannot help; "
+                     "widen the integer bits (--type fixed<{},{}>)",
+                     left_the_range(t, first, res), on, t.width + 2, t.int_bits + 2);
 }
 
 }  // namespace
@@ -209,7 +225,8 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
     std::string outs;
     for (const auto& o : res.value("overflow_flags", nlohmann::json::array()))
       outs += (outs.empty() ? "" : ", ") + o.get<std::string>();
-    out["overflow_cause"] = overflow_cause(opt, dir, out["first_overflow"].get<std::string>());
+    if (res.contains("first_overflow_reached")) out["first_overflow_reached"] = res["first_overflow_reached"];
+    out["overflow_cause"] = overflow_cause(opt, dir, out["first_overflow"].get<std::string>(), res);
     out["error"] = fmt::format("{} values overflowed {} (first in {}), saturated; the top's "
                                "overflow_flag is {}{}: {}",
                                n, opt.type.name(), out["first_overflow"].get<std::string>(),

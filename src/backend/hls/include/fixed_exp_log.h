@@ -129,7 +129,7 @@ inline ap_fixed<W, I, Q, O, N> fx_exp(const ap_fixed<W, I, Q, O, N>& x, bool& ov
   const exp2_parts p = exp2_split(exp2_arg_t(x * log2e()));
   if (p.k >= I - 1) {  // ≥ 2^(I-1): not representable; saturated, and counted as an overflow
 #ifndef __SYNTHESIS__
-    count_overflow();
+    count_overflow(std::exp(x.to_double()));
 #endif
     ovf = true;
     return max_of(x);

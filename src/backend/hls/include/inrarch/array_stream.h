@@ -190,15 +190,17 @@ struct fits<T, float> {
 #ifndef __SYNTHESIS__
 struct overflow_state {
   unsigned long long count;
-  void (*hook)();  // called at each overflow (the simulation driver names the process)
+  // Called at each overflow with the value that did not fit (the simulation driver names
+  // the process and keeps the span its values out of range reached).
+  void (*hook)(double);
 };
 inline overflow_state& overflows() {
   static overflow_state s = {0, 0};
   return s;
 }
-inline void count_overflow() {
+inline void count_overflow(double reached) {
   ++overflows().count;
-  if (overflows().hook) overflows().hook();
+  if (overflows().hook) overflows().hook(reached);
 }
 #endif
 
@@ -207,7 +209,7 @@ template <class T, class V>
 inline T fit(const V& v, bool& ovf) {
   const bool in = fits<T, V>::test(v);
 #ifndef __SYNTHESIS__
-  if (!in) count_overflow();
+  if (!in) count_overflow(to_double(v));
 #endif
   ovf = ovf || !in;
   return T(typename range_of<T>::sat_type(v));

@@ -62,8 +62,16 @@ class recorder : public hls::sim::hooks {
     if (tracing && current_process >= 0) steps_[current_process].emplace_back();
   }
   int first_overflow = -1;  // the process whose value first left the number type's range
-  void overflow() {
-    if (first_overflow < 0) first_overflow = current_process;
+  double reached_lo = 0, reached_hi = 0;  // the span of that process's values out of range
+  void overflow(double v) {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (first_overflow < 0) {
+      first_overflow = current_process;
+      reached_lo = reached_hi = v;
+    } else if (current_process == first_overflow) {
+      reached_lo = v < reached_lo ? v : reached_lo;
+      reached_hi = v > reached_hi ? v : reached_hi;
+    }
   }
   void on_op(const hls::sim::stream_base& s, hls::sim::fifo_op op, unsigned long long seq) override {
     check_deadline(seq);
@@ -128,8 +136,8 @@ inline recorder*& the_recorder() {
 inline void step_to_recorder() {
   if (the_recorder()) the_recorder()->step();
 }
-inline void overflow_to_recorder() {
-  if (the_recorder()) the_recorder()->overflow();
+inline void overflow_to_recorder(double v) {
+  if (the_recorder()) the_recorder()->overflow(v);
 }
 
 // One design stream as the simulation knows it: the variable name it is constructed with,
@@ -231,6 +239,7 @@ inline std::string json_escape(const std::string& in) {
 inline std::string json_number(double v) {
   if (v != v) return "null";
   if (v > 1e308) v = 1e308;
+  if (v < -1e308) v = -1e308;
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
@@ -256,7 +265,10 @@ inline std::string driver::errors_json() {
                     ", \"overflows\": " + std::to_string(overflows().count) +
                     (rec_.first_overflow < 0 ? std::string()
                                              : ", \"first_overflow\": \"" +
-                                                   json_escape(names_.at(rec_.first_overflow)) + "\"") +
+                                                   json_escape(names_.at(rec_.first_overflow)) +
+                                                   "\", \"first_overflow_reached\": [" +
+                                                   json_number(rec_.reached_lo) + ", " +
+                                                   json_number(rec_.reached_hi) + "]") +
                     overflow_flags_json() + ", \"worst_columns\": [";
   for (std::size_t i = 0; i < err.worst.size(); ++i) {
     const tb::column_error& c = err.worst[i];

@@ -131,8 +131,11 @@ class AtenGraphWriter:
         op, args, kwargs = str(call.target), call.args, call.kwargs
         self._check_op(call, op, where)
         val = meta_value(node)
+        # A sum of a 0/1 mask is an integer count (the inf-norm's backward divides by the
+        # number of entries at the max): exact in the IR's numbers.
+        counts = (torch.int64, torch.int32) if base_name(op) == "sum" else ()
         if val is not None and getattr(val, "dtype", torch.float64) not in (
-                torch.float64, torch.float32, torch.float16, torch.bool):
+                torch.float64, torch.float32, torch.float16, torch.bool) + counts:
             raise ExportError(f"{where}: {op} yields a {val.dtype} tensor; only floating-point "
                               "values (and 0/1 masks) are supported")
         out = {"id": nid, "op": op, "shape": self._meta_shape(node),

@@ -34,6 +34,8 @@ NodeId minimum(const AtenCtx& c);
 NodeId eq(const AtenCtx& c);
 NodeId ne(const AtenCtx& c);
 NodeId logical_and(const AtenCtx& c);
+NodeId logical_or(const AtenCtx& c);
+NodeId logical_not(const AtenCtx& c);
 NodeId masked_fill(const AtenCtx& c);
 NodeId reciprocal(const AtenCtx& c);
 NodeId square(const AtenCtx& c);

@@ -70,6 +70,9 @@ constexpr std::pair<std::string_view, AtenRule> kRules[] = {
     {"eq", r::eq},                        // 1-step(a-b)-step(b-a)
     {"ne", r::ne},                        // step(a-b)+step(b-a)
     {"logical_and", r::logical_and},      // a*b of masks
+    {"logical_or", r::logical_or},        // a+b-a*b of masks
+    {"logical_not", r::logical_not},      // 1-a of a mask
+    {"isnan", r::zeros},                  // 0: the IR holds no NaN (the inf-norm's backward asks)
     {"masked_fill", r::masked_fill},      // m*v + (1-m)*x
     // pointwise backward ops recorded by double backward
     {"tanh_backward", r::tanh_backward},            // g*(1-y^2)

@@ -139,6 +139,11 @@ NodeId ge(const AtenCtx& c) { return c.bin(Op::Sub, c.splat(1.0), lt(c)); }
 NodeId eq(const AtenCtx& c) { return c.bin(Op::Sub, c.splat(1.0), c.bin(Op::Add, gt(c), lt(c))); }
 NodeId ne(const AtenCtx& c) { return c.bin(Op::Add, gt(c), lt(c)); }
 NodeId logical_and(const AtenCtx& c) { return c.bin(Op::Mul, c.operand(0), c.operand(1, "other")); }
+NodeId logical_or(const AtenCtx& c) {
+  NodeId a = c.operand(0), b = c.operand(1, "other");
+  return c.bin(Op::Sub, c.bin(Op::Add, a, b), c.bin(Op::Mul, a, b));
+}
+NodeId logical_not(const AtenCtx& c) { return c.bin(Op::Sub, c.splat(1.0), c.operand(0)); }
 // mask*value + (1-mask)*x. A masked quotient (norm's backward: (g / n).masked_fill(n == 0, 0))
 // divides by b + mask instead, so the entries the mask drops are finite and 0·x stays 0; the
 // others divide by b + 0 = b, unchanged.

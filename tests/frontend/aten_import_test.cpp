@@ -146,6 +146,18 @@ TEST(AtenImport, ReluDerivativeAndComparisons) {
   expect_near(run(graph_with({aten(1, "aten.ge.Scalar", {ref(0), 1}, {2, 3})})), {0, 0, 1, 1, 0, 1});
 }
 
+// Masks of x = [0.5, -1, 2, 3, -0.25, 1]: x > 1 or x < 0, its negation, and isnan (the IR
+// holds no NaN, so none is one), as the inf-norm's backward combines them.
+TEST(AtenImport, LogicalOrNotAndIsnanOfMasks) {
+  json above = aten(1, "aten.gt.Scalar", {ref(0), 1}, {2, 3});
+  json below = aten(2, "aten.lt.Scalar", {ref(0), 0}, {2, 3});
+  json either = aten(3, "aten.logical_or.default", {ref(1), ref(2)}, {2, 3});
+  expect_near(run(graph_with({above, below, either})), {0, 1, 1, 1, 1, 0});
+  expect_near(run(graph_with({above, below, either, aten(4, "aten.logical_not.default", {ref(3)}, {2, 3})})),
+              {1, 0, 0, 0, 0, 1});
+  expect_near(run(graph_with({aten(1, "aten.isnan.default", {ref(0)}, {2, 3})})), {0, 0, 0, 0, 0, 0});
+}
+
 TEST(AtenImport, MatrixProductsAndReductions) {
   json t = aten(1, "aten.t.default", {ref(0)}, {3, 2});
   json b = {{"id", 2}, {"op", "const"}, {"shape", {2}}, {"value", {1.0, -1.0}}};

@@ -18,6 +18,7 @@ import time
 import torch
 
 from .aten_graph import float_json
+from .autograd_multi import MULTI, saved_items
 from .autograd_rules import RULES, SCALAR_FORM, SOLVABLE, VARIADIC, alpha_kwargs
 from .bundle import ExportError, write_bundle
 
@@ -75,6 +76,9 @@ class _Walker:
         self.parents = {}    # grad_fn -> [(consumer grad_fn, operand index)]
         self.probed = False
         self.leaves = {}
+        self.multi = {}      # multi-output grad_fn -> (aten op, args) of its item nodes
+        self.items = {}      # (grad_fn, item) -> (node id, value), item > 0
+        self.saved_item = {}  # storage key of a saved item of a multi-output node -> (grad_fn, item)
         for name, t in named_leaves.items():
             kind = "input" if name in input_names else "param"
             nid = self._add({"op": kind, "name": name, "shape": list(t.shape)})
@@ -92,7 +96,7 @@ class _Walker:
     def learn(self, fns, outputs):
         # A saved copy of a node's result (or an output) gives its size and its value.
         for t in outputs:
-            if t.grad_fn is not None:
+            if t.grad_fn is not None and t.output_nr == 0:   # item 0 of a multi-output op
                 self.known[t.grad_fn] = t.detach()
         for f in fns:
             for k, (n, _) in enumerate(f.next_functions):
@@ -101,6 +105,8 @@ class _Walker:
             for t in _saved_tensors(f):
                 if t.grad_fn is not None:
                     self.known.setdefault(t.grad_fn, t.detach())
+            for k, t in saved_items(f).items():
+                self.saved_item[_storage_key(t)] = (f, k)
         self.shapes = {f: list(t.shape) for f, t in self.known.items()}
         self.outputs = [t for t in outputs if t.grad_fn is not None]
         self.fns = fns
@@ -146,6 +152,11 @@ class _Walker:
             number = self._solved(f, 1, a[1], where)
             self._emit(f, SCALAR_FORM[name], [a, number], alpha_kwargs(f), where)
             return
+        if name in MULTI:
+            op, args = MULTI[name](self, f, where)
+            self.multi[f] = (op, args, where)
+            self.value[f] = self._node(op, args, {}, where, item=0)
+            return
         if name in VARIADIC:
             op, extra = VARIADIC[name]
             ins = [self._operand(f, k, None, where) for k in range(len(f.next_functions))]
@@ -169,6 +180,8 @@ class _Walker:
     def _operand(self, f, k, saved, where):
         nxt, idx = f.next_functions[k]
         if nxt is not None:
+            if idx != 0 and nxt in self.multi:
+                return self._item(nxt, idx)
             if idx != 0:
                 raise ExportError(f"{where}: input {k} is output {idx} of the multi-output "
                                   f"{type(nxt).__name__}, which the walk does not support")
@@ -234,6 +247,10 @@ class _Walker:
         leaf = self.ptr_leaf.get(_storage_key(t))
         if leaf is not None:   # a named leaf that does not require grad
             return leaf
+        item = self.saved_item.get(_storage_key(t))
+        if item is not None:   # an item of a multi-output node (a layer norm's mean, rstd)
+            self.ensure(item[0])
+            return self._item(*item)
         if t.dim() == 2:       # its transpose (mm's backward saves W.t() of a frozen W)
             ptr, shape, stride = _storage_key(t)
             leaf = self.ptr_leaf.get((ptr, shape[::-1], stride[::-1]))
@@ -249,7 +266,21 @@ class _Walker:
                          "args": [{"node": leaf[0]}]})
         return nid, leaf[1].detach().t()
 
+    def result(self, t):
+        """The node and value of a computed tensor t: item t.output_nr of its grad_fn."""
+        return self._item(t.grad_fn, t.output_nr) if t.output_nr else self.value[t.grad_fn]
+
+    def _item(self, f, k):
+        if (f, k) not in self.items:
+            op, args, where = self.multi[f]
+            self.items[(f, k)] = self._node(op, args, {}, where, item=k)
+        return self.items[(f, k)]
+
     def _emit(self, f, op, args, kwargs, where):
+        self.value[f] = self._node(op, args, kwargs, where)
+
+    def _node(self, op, args, kwargs, where, item=None):
+        """The node of op(args) (item `item` of a multi-output op): (node id, value)."""
         def json_arg(a):
             if isinstance(a, tuple):
                 return a[1] if a[0] is None else {"node": a[0]}
@@ -267,10 +298,14 @@ class _Walker:
                 value = _op(op)(*[value_arg(a) for a in args], **kwargs)
         except Exception as e:  # a rule that does not match what autograd recorded
             raise ExportError(f"{where}: recomputing {op} failed: {e}") from e
+        if item is not None:
+            value = value[item]
         node = {"op": op, "shape": list(value.shape), "args": [json_arg(a) for a in args]}
+        if item is not None:
+            node["item"] = item
         if kwargs:
             node["kwargs"] = kwargs
-        self.value[f] = (self._add(node), value)
+        return self._add(node), value
 
 
 def _eps(t):
@@ -307,7 +342,7 @@ def export_autograd(outputs, named_leaves, out_dir, inputs=("x",), name="main", 
         walker.visit(f)
     outs, reference = [], {}
     for oname, t in outputs.items():
-        nid, value = walker.value[t.grad_fn] if t.grad_fn is not None else _leaf_output(walker, t, oname)
+        nid, value = walker.result(t) if t.grad_fn is not None else _leaf_output(walker, t, oname)
         tol = rtol if rtol is not None else (1e-9 if t.dtype == torch.float64 else 1e-4)
         want = t.detach().to(torch.float64)
         scale = float(want.abs().max()) if t.numel() else 0.0

@@ -5,6 +5,7 @@ without elementwise affine), the default nn.GELU() (exact, erf), norms of order 
 --check` against PyTorch at its default tolerance (1e-9 for float64); a LayerNorm + GELU MLP
 and its Taylor-mode derivatives compile with every C simulation, and a latent code repeated
 over the points stays one row."""
+import json
 import os
 
 import torch
@@ -128,14 +129,15 @@ class Norms(TmpDirTest):
                               "l4": torch.linalg.norm(x, ord=4, dim=-1)}, x, "values")
 
     def test_norm_derivatives(self):
-        """The backward ops autograd records for p = 1, 3, 0.5 (export), and every order to
-        second derivatives in Taylor mode (export_derivatives): inf's recorded backward tests
-        isnan, which is not supported."""
+        """The backward ops autograd records for p = 1, 3, 0.5 and inf (export; inf's backward
+        masks the entries equal to the max, or NaN), and every order to second derivatives in
+        Taylor mode (export_derivatives)."""
         x = points(16, 5, seed=5, scale=3.0)
 
         def fn(x):
             out = {"l1": torch.norm(x, p=1, dim=-1),
                    "l3": torch.linalg.vector_norm(x, ord=3, dim=-1),
+                   "linf": torch.sin(x).norm(p=float("inf"), dim=-1),
                    "lhalf": torch.linalg.vector_norm(x, ord=0.5, dim=-1)}
             return {**out, **{"d" + k: gradient(v, x) for k, v in out.items()}}
         self.check(fn, x, "grads")
@@ -178,6 +180,29 @@ class AutogradWalk(TmpDirTest):
                 "amax": torch.amax(x, dim=0, keepdim=True)}
         export_autograd(outs, {"x": x}, self.path("walk"))
         eval_check(self, self.path("walk"), rtol=None)
+
+    def test_walk_rebuilds_layer_norm_and_its_backward(self):
+        """nn.LayerNorm in an MLP (with and without affine, eps 1e-5 and 1e-3) and the
+        gradients autograd recorded through it: w.r.t. the input (dx item) and the LayerNorm's
+        own weight and bias (dweight, dbias items); mean and rstd stay functions of the input."""
+        for affine, eps in ((True, 1e-5), (False, 1e-3)):
+            torch.manual_seed(0)
+            net = nn.Sequential(nn.Linear(3, 8), nn.LayerNorm(8, eps=eps, elementwise_affine=affine),
+                                nn.Tanh(), nn.Linear(8, 1)).double()
+            x = points(6, 3, seed=11, scale=2.0).requires_grad_(True)
+            u = net(x)
+            outs = {"u": u, "du": torch.autograd.grad(u, x, torch.ones_like(u), create_graph=True)[0]}
+            if affine:
+                dw, db = torch.autograd.grad(u.sum(), [net[1].weight, net[1].bias], create_graph=True)
+                outs.update(dw=dw, db=db)
+            leaves = {"x": x, **{k.replace(".", "_"): v for k, v in net.named_parameters()}}
+            bundle = self.path(f"ln{affine}")
+            export_autograd(outs, leaves, bundle)
+            eval_check(self, bundle, rtol=None)
+            with open(os.path.join(bundle, "graph.json")) as f:
+                varied = [n["shape"] for n in json.load(f)["nodes"]
+                          if n["op"] == "const" and len(set(n["value"])) > 1]
+            self.assertEqual(varied, [])   # mean and rstd are not dense constants (the seeds are ones)
 
 
 class Repeat(TmpDirTest):

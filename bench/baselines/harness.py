@@ -92,8 +92,13 @@ def machine():
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
+LINEAR_FROM_ROWS = 64   # below this a run's fixed cost dominates: no linear estimate from it
+
+
 def next_batch_estimate(done, batch):
-    """Seconds one run at `batch` should take, scaled linearly from the largest timed batch."""
+    """Seconds one run at `batch` should take, scaled linearly from the largest timed batch of
+    at least LINEAR_FROM_ROWS rows (0: no estimate; the checked run then decides)."""
+    done = [(b, t) for b, t in done if b >= LINEAR_FROM_ROWS]
     if not done:
         return 0.0
     b, t = done[-1]
@@ -114,7 +119,8 @@ def measure_series(run, wl, dtype, batches, ref, opts, device="cpu", sync=lambda
                    dtype=str(dtype).replace("torch.", ""), tol=TOL[dtype])
         est = next_batch_estimate(done, batch)
         if est > opts.max_run_s:
-            rec.update(status="skipped", reason=f"one run estimated at {est:.1f} s > {opts.max_run_s:g} s")
+            rec.update(status="skipped", reason=f"one run estimated at {est:.1f} s > {opts.max_run_s:g} s",
+                       estimated_s=est)
             yield rec
             continue
         x = wl.inputs(batch, dtype, device)

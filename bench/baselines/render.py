@@ -52,6 +52,7 @@ def log_axes(ax, title):
     ax.set_yscale("log")
     ax.set_title(title, fontsize=10)
     ax.set_xlabel("batch")
+    ax.set_xlim(0.6, 1.7e5)
     ax.grid(True, which="major", alpha=0.3)
 
 

@@ -77,7 +77,7 @@ def accuracy_table(cpu):
 
 def design_table(cpu, designs, args, best):
     lines = ["| INSP | batch | design latency | design W | design µJ/sample (75 W bound) | fastest CPU (float32) "
-             "| CPU µJ/sample | speed-up | energy ratio | EDP design / CPU |",
+             "| CPU µJ/sample | speed-up (CPU time / design) | energy (CPU / design) | EDP (CPU / design) |",
              "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|"]
     for (k, b), d in sorted(designs.items()):
         r = best(cpu["records"], workload=f"insp-o{k}", batch=b, dtype="float32")
@@ -91,7 +91,7 @@ def design_table(cpu, designs, args, best):
                      f"| {NAMES[r['method']]} {r['threads']}T, {si_time(r['median_s'])} "
                      f"| {c['energy_per_sample_j'] * 1e6:.3g} | {r['median_s'] / d['latency_s']:.0f}× "
                      f"| {c['energy_per_sample_j'] / d['energy_per_sample_j']:.0f}× "
-                     f"| 1 / {c['edp_js'] / d['edp_js']:.3g} |")
+                     f"| {c['edp_js'] / d['edp_js']:.3g}× |")
     return lines
 
 
@@ -160,10 +160,10 @@ def intro(cpu, path):
         f"- This PyTorch (Debian's build) links the generic reference BLAS: a 2048×256 by 256×256 "
         f"matmul ran at {gf} GFLOP/s, where an MKL or OpenBLAS build reaches tens of GFLOP/s per "
         "core; every matmul-bound time here is that many times slower than on a tuned install.",
-        f"- Timing: {o['warmup']} warm-up runs, then the median of at least {o['min_runs']} and at most "
+        f"- Timing: {o['warmup']} warm-up run{'s' if o['warmup'] != 1 else ''}, then the median of at least {o['min_runs']} and at most "
         f"{o['max_runs']} runs (more while under {o['budget_s']:g} s); ± is half the interquartile "
         f"range over the median. A batch whose one run is estimated (linearly from the last timed "
-        f"batch) or measured over {o['max_run_s']:g} s is skipped (skipᵏ, reason below).",
+        f"batch of 64 rows or more) or measured (the checked run) over {o['max_run_s']:g} s is skipped (skipᵏ, reason below).",
         f"- Load: the 1-minute load average was {m['load_start'][0]:.1f} at the start and "
         f"{m['load_end'][0]:.1f} at the end; † marks a measurement whose load before or after "
         f"exceeded its threads + {o['load_excess']:g} ({flagged} of {timed} timed ones), i.e. "
@@ -175,6 +175,31 @@ def intro(cpu, path):
         "layers of sin(30·z) and up to three derivative sweeps compound the rounding). A method "
         "that fails is refused and not timed.",
     ]
+
+
+def default_run_minutes(cpu, warmup=2, min_runs=5, max_runs=50, budget_s=10.0, cap_s=20.0):
+    """What measure_cpu.py at its defaults would take, from these records' times (an estimate)."""
+    total = 0.0
+    for r in cpu["records"]:
+        m = r.get("median_s") or r.get("single_run_s") or r.get("estimated_s")
+        if m is None:
+            continue
+        if m > cap_s:
+            total += m if "single_run_s" in r else 0.0
+        else:
+            total += m * (1 + warmup + min(max_runs, max(min_runs, budget_s / m)))
+    return total / 60
+
+
+def rerun_lines(cpu):
+    est = default_run_minutes(cpu)
+    return ["", "### A quiet re-run", "",
+            "On a machine with nothing else running: `make bench-baselines-measure` (measure_cpu.py at its "
+            "defaults: 2 warm-up runs, 5–50 runs within 10 s, a 20 s cap on one run), then "
+            "`make bench-baselines-design` if the compiles are not cached, and `make bench-baselines`. "
+            f"From the times above that run should take about {est:.0f} min on this machine (an estimate: "
+            "the runs each cell would make at the defaults, times its median; the cells skipped here "
+            "at a lower cap are counted at their estimated time)."]
 
 
 def section(cpu, path, designs, gpus, args, best):
@@ -215,5 +240,6 @@ def section(cpu, path, designs, gpus, args, best):
               "energy is below the CPU's:", ""]
     lines += power_table()
     lines += ["", "### GPU", ""] + gpu_lines(gpus)
+    lines += rerun_lines(cpu)
     lines += ["", "![latency vs batch](baselines_latency.png)", "", "![energy per sample](baselines_energy.png)"]
     return "\n".join(lines)

@@ -76,6 +76,37 @@ class MethodsAgreeWithAutograd(unittest.TestCase):
         self.assertEqual(len(workloads.closure(workloads.insp(3).alphas)), 10)
 
 
+class JetPolarisation(unittest.TestCase):
+    """gpu_methods' mixed partials from directional derivatives (the jax.experimental.jet path,
+    which only a JAX machine runs): here the directional derivatives come from autograd."""
+
+    def test_mixed_partials_from_directions(self):
+        import gpu_methods
+
+        def f(p):
+            x, y = p[..., 0], p[..., 1]
+            return torch.sin(1.3 * x + 0.7 * y) * torch.exp(0.4 * y) + x ** 3 * y ** 2
+
+        p = torch.tensor([[0.3, -0.6], [0.9, 0.2]], dtype=torch.float64)
+        dirs = [(1.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, -1.0)]
+        res = []
+        for v in dirs:
+            t = torch.zeros(p.shape[0], 1, dtype=torch.float64, requires_grad=True)
+            g = f(p + t * torch.tensor(v, dtype=torch.float64))
+            ders = [g.detach()]
+            for _ in range(3):
+                g = torch.autograd.grad(g.sum(), t, create_graph=True)[0][:, 0]
+                ders.append(g.detach())
+            res.append(ders)
+        q = p.clone().requires_grad_(True)
+        for t in [(0, 1), (0, 0, 1), (0, 1, 1)]:
+            g = f(q)
+            for j in t:
+                g = torch.autograd.grad(g.sum(), q, create_graph=True)[0][:, j]
+            with self.subTest(partial=t):
+                self.assertTrue(torch.allclose(gpu_methods._partial_from_dirs(t, res, 2), g.detach(), atol=1e-12))
+
+
 class CheckRefuses(unittest.TestCase):
     def test_a_wrong_output_is_refused(self):
         wl = workloads.poisson_pinn()

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes the "Baselines" section of docs/benchmarks.md and docs/baselines_latency.png,
 docs/baselines_energy.png from the stored results alone (no measurement, no GPU):
-results/cpu-*.json (the newest), results/gpu-*.json, results/design-insp.json.
+every results/cpu-*.json (merged: a later run's timed cell replaces an earlier one's),
+results/gpu-*.json, results/design-insp.json.
 
   /usr/bin/python3 bench/baselines/render.py [--clock-mhz 300] [--toggle 0.125]   (make bench-baselines)
 """
@@ -28,9 +29,17 @@ def load(path):
         return json.load(f)
 
 
-def newest(pattern):
-    files = sorted(glob.glob(os.path.join(HERE, "results", pattern)))
-    return files[-1] if files else None
+def merge_runs(paths):
+    """The records of several CPU runs, keyed by their cell; a later timed record wins."""
+    runs, cells = [], {}
+    for p in paths:
+        data = load(p)
+        runs.append({"path": os.path.relpath(p, ROOT), "meta": data["meta"]})
+        for r in data["records"]:
+            key = tuple(r.get(k) for k in ("method", "workload", "batch", "dtype", "threads"))
+            if key not in cells or r["status"] == "timed" or cells[key]["status"] != "timed":
+                cells[key] = r
+    return {"runs": runs, "records": list(cells.values())}
 
 
 def best_timed(records, **key):
@@ -129,20 +138,22 @@ def write_section(text):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cpu-json", default=None, help="default: the newest results/cpu-*.json")
+    ap.add_argument("--cpu-json", nargs="+", default=None, help="default: every results/cpu-*.json")
     ap.add_argument("--clock-mhz", type=float, default=None,
                     help="the design's clock (default: the part's in report.json, 300 MHz for the U50)")
     ap.add_argument("--toggle", type=float, default=energy.DEFAULT_TOGGLE, help="toggle rate of the power model")
     ap.add_argument("--cpu-watts-per-thread", type=float, default=energy.CPU_WATTS_PER_THREAD["value"])
     a = ap.parse_args()
-    cpu_path = a.cpu_json or newest("cpu-*.json")
-    if not cpu_path or not os.path.isfile(cpu_path):
-        raise SystemExit("render.py: no results/cpu-*.json: run make bench-baselines-measure first")
-    cpu = load(cpu_path)
+    paths = a.cpu_json or sorted(glob.glob(os.path.join(HERE, "results", "cpu-*.json")))
+    missing = [p for p in paths if not os.path.isfile(p)]
+    if not paths or missing:
+        raise SystemExit(f"render.py: {missing[0] if missing else 'no results/cpu-*.json'}: no such result "
+                         "(run make bench-baselines-measure first)")
+    cpu = merge_runs(paths)
     dpath = os.path.join(HERE, "results", "design-insp.json")
     designs = design_rows(load(dpath)["designs"] if os.path.isfile(dpath) else [], a)
     gpus = [load(p) for p in sorted(glob.glob(os.path.join(HERE, "results", "gpu-*.json")))]
-    text = render_text.section(cpu, os.path.relpath(cpu_path, ROOT), designs, gpus, a, best_timed)
+    text = render_text.section(cpu, designs, gpus, a, best_timed)
     plot_latency(cpu, designs, os.path.join(ROOT, "docs", "baselines_latency.png"))
     plot_energy(cpu, designs, a, os.path.join(ROOT, "docs", "baselines_energy.png"))
     write_section(text)

@@ -127,14 +127,22 @@ def gpu_lines(gpus):
     return lines
 
 
-def intro(cpu, path):
-    m = cpu["meta"]
-    o = m["options"]
+def run_line(i, run):
+    m, o = run["meta"], run["meta"]["options"]
+    return (f"- Run {i} (`{run['path']}`): {m['date']}, `{m['command']}`, {m['seconds'] / 60:.0f} min; "
+            f"{o['warmup']} warm-up run{'s' if o['warmup'] != 1 else ''}, then {o['min_runs']}–{o['max_runs']} "
+            f"runs (more while under {o['budget_s']:g} s), a {o['max_run_s']:g} s cap on one run; "
+            f"1-minute load {m['load_start'][0]:.1f} at the start, {m['load_end'][0]:.1f} at the end.")
+
+
+def intro(cpu):
+    m = cpu["runs"][0]["meta"]
     g = m.get("matmul_gflops", {})
     gf = "; ".join(f"{t} thread{'s' if t != '1' else ''}: {v['float32']:.1f} (float32) / {v['float64']:.1f} (float64)"
                    for t, v in sorted(g.items()))
     flagged = sum(bool(r.get("load_flag")) for r in cpu["records"])
     timed = sum(r["status"] == "timed" for r in cpu["records"])
+    excess = m["options"]["load_excess"]
     return [
         "What a user would run instead of the design, measured on this machine's CPU: the "
         "workloads of `bench/baselines/workloads.py` (INSP's SIREN 2→256×4→3 at orders 1–3 with "
@@ -152,22 +160,24 @@ def intro(cpu, path):
         "- **functorch**: `functorch.vmap` over the samples of `functorch.jacfwd` nested to the "
         "order, the lower orders kept as `has_aux` outputs.",
         "",
-        f"- Results: `{path}`; rendered by `make bench-baselines` (`bench/baselines/render.py`, from "
-        "stored results only); measured by `make bench-baselines-measure`.",
+        "Rendered by `make bench-baselines` (`bench/baselines/render.py`) from the stored results "
+        "alone; measured by `make bench-baselines-measure` (`bench/baselines/measure_cpu.py`). "
+        "Every `results/cpu-*.json` is read in name (time) order, a later run's timed cell "
+        "replacing an earlier one's:",
+        "",
+    ] + [run_line(i + 1, run) for i, run in enumerate(cpu["runs"])] + [
+        "",
         f"- Machine: {m['cpu']}, {m['cores']} cores, {m['os']}; PyTorch {m['torch']} (BLAS: "
-        f"{m.get('blas', '?')}), Python {m['python']}. Date: {m['date']}. Command: `{m['command']}` "
-        f"({m['seconds'] / 60:.0f} min).",
+        f"{m.get('blas', '?')}), Python {m['python']}.",
         f"- This PyTorch (Debian's build) links the generic reference BLAS: a 2048×256 by 256×256 "
-        f"matmul ran at {gf} GFLOP/s, where an MKL or OpenBLAS build reaches tens of GFLOP/s per "
-        "core; every matmul-bound time here is that many times slower than on a tuned install.",
-        f"- Timing: {o['warmup']} warm-up run{'s' if o['warmup'] != 1 else ''}, then the median of at least {o['min_runs']} and at most "
-        f"{o['max_runs']} runs (more while under {o['budget_s']:g} s); ± is half the interquartile "
-        f"range over the median. A batch whose one run is estimated (linearly from the last timed "
-        f"batch of 64 rows or more) or measured (the checked run) over {o['max_run_s']:g} s is skipped (skipᵏ, reason below).",
-        f"- Load: the 1-minute load average was {m['load_start'][0]:.1f} at the start and "
-        f"{m['load_end'][0]:.1f} at the end; † marks a measurement whose load before or after "
-        f"exceeded its threads + {o['load_excess']:g} ({flagged} of {timed} timed ones), i.e. "
-        "other work shared the cores.",
+        f"matmul ran at {gf} GFLOP/s (run 1), where an MKL or OpenBLAS build reaches tens of GFLOP/s "
+        "per core; every matmul-bound time here is that many times slower than on a tuned install.",
+        "- Timing: the median of the timed runs after the warm-up; ± is half the interquartile "
+        "range over the median. A batch whose one run is estimated (linearly from the last timed "
+        "batch of 64 rows or more) or measured (the checked run) over the run's cap is skipped "
+        "(skipᵏ, reason below).",
+        f"- Load: † marks a measurement whose 1-minute load average before or after exceeded its "
+        f"threads + {excess:g} ({flagged} of {timed} timed ones), i.e. other work shared the cores.",
         f"- Checks: before any timing, each method's outputs on the first {m['check_rows']} rows "
         "(rows are independent) are compared with a float64 nested-autograd reference; a method "
         "passes when every output column's max |error| is within the tolerance × that column's "
@@ -202,9 +212,9 @@ def rerun_lines(cpu):
             "at a lower cap are counted at their estimated time)."]
 
 
-def section(cpu, path, designs, gpus, args, best):
+def section(cpu, designs, gpus, args, best):
     notes = {}
-    lines = intro(cpu, path)
+    lines = intro(cpu)
     for dtype in ("float32", "float64"):
         if any(r["dtype"] == dtype for r in cpu["records"]):
             lines += ["", f"CPU, {dtype}, seconds per batch (all outputs), 1T / 2T = 1 / 2 threads "

@@ -69,8 +69,9 @@ bench-zoo: build
 
 # make bench-baselines: the "Baselines" section of docs/benchmarks.md, docs/baselines_latency.png
 # and docs/baselines_energy.png from bench/baselines/results/ alone (no measurement, no GPU).
-# make bench-baselines-measure: the CPU measurement (results/cpu-<time>.json; about 45 min on
-# 2 cores; BASELINES_FLAGS=--quick for a few repetitions), then the render.
+# make bench-baselines-measure: the CPU measurement (results/cpu-<time>.json; about an hour on
+# 2 cores: docs/benchmarks.md "A quiet re-run"; BASELINES_FLAGS=--quick for a few repetitions),
+# then the render.
 # make bench-baselines-design: the INSP designs compiled (cached in out/bench-baselines/) into
 # results/design-insp.json, which the render reads.
 .PHONY: bench-baselines bench-baselines-measure bench-baselines-design

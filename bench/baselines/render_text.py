@@ -18,20 +18,24 @@ def si_time(s):
     return f"{s:.3g} s"
 
 
-def cell(r, notes):
+def cell(r):
     if r is None:
         return "—"
     if r["status"] == "refused":
         return "refused"
     if r["status"] == "skipped":
-        notes.setdefault(r["reason"], len(notes) + 1)
-        return f"skip{sup(notes[r['reason']])}"
+        if "estimated_s" in r:
+            return f"skip (~{r['estimated_s']:.3g} s)"
+        return f"skip (ran {r['single_run_s']:.3g} s)" if "single_run_s" in r else f"skip ({r['reason']})"
     spread = (r["p75_s"] - r["p25_s"]) / 2 / r["median_s"] * 100
     return f"{si_time(r['median_s'])} ±{spread:.0f}%{' †' if r.get('load_flag') else ''}"
 
 
-def sup(n):
-    return "".join("⁰¹²³⁴⁵⁶⁷⁸⁹"[int(c)] for c in str(n))
+def num(x):
+    """Three significant figures, thousands grouped, no exponent below 10^9."""
+    if x >= 1000:
+        return f"{float(f'{x:.3g}'):,.0f}"
+    return f"{x:.3g}"
 
 
 def find(records, **key):
@@ -41,7 +45,7 @@ def find(records, **key):
     return None
 
 
-def cpu_table(cpu, dtype, notes):
+def cpu_table(cpu, dtype):
     recs = cpu["records"]
     threads = sorted({r["threads"] for r in recs})
     head = "| workload | batch | " + " | ".join(f"{NAMES[m]} {t}T" for m in METHODS for t in threads) \
@@ -50,7 +54,7 @@ def cpu_table(cpu, dtype, notes):
     wls = sorted({r["workload"] for r in recs}, key=workload_order)
     for wl in wls:
         for b in sorted({r["batch"] for r in recs if r["workload"] == wl}):
-            cells = [cell(find(recs, workload=wl, batch=b, dtype=dtype, method=m, threads=t), notes)
+            cells = [cell(find(recs, workload=wl, batch=b, dtype=dtype, method=m, threads=t))
                      for m in METHODS for t in threads]
             tn = [find(recs, workload=wl, batch=b, dtype=dtype, method=m, threads=t) for m in ("taylor", "nested")
                   for t in threads]
@@ -82,16 +86,17 @@ def design_table(cpu, designs, args, best):
     for (k, b), d in sorted(designs.items()):
         r = best(cpu["records"], workload=f"insp-o{k}", batch=b, dtype="float32")
         lat = f"{si_time(d['latency_s'])} ({d['cycles']:,} cyc.)"
-        e = f"{d['energy_per_sample_j'] * 1e6:.3g} ({d['energy_per_sample_bound_j'] * 1e6:.3g})"
+        e = f"{num(d['energy_per_sample_j'] * 1e6)} ({num(d['energy_per_sample_bound_j'] * 1e6)})"
         if r is None:
             lines.append(f"| order {k} | {b:,} | {lat} | {d['power_w']:.1f} | {e} | not timed | — | — | — | — |")
             continue
         c = energy.cpu_point(r, args.cpu_watts_per_thread)
+        flag = " †" if r.get("load_flag") else ""
         lines.append(f"| order {k} | {b:,} | {lat} | {d['power_w']:.1f} | {e} "
-                     f"| {NAMES[r['method']]} {r['threads']}T, {si_time(r['median_s'])} "
-                     f"| {c['energy_per_sample_j'] * 1e6:.3g} | {r['median_s'] / d['latency_s']:.0f}× "
-                     f"| {c['energy_per_sample_j'] / d['energy_per_sample_j']:.0f}× "
-                     f"| {c['edp_js'] / d['edp_js']:.3g}× |")
+                     f"| {NAMES[r['method']]} {r['threads']}T, {si_time(r['median_s'])}{flag} "
+                     f"| {num(c['energy_per_sample_j'] * 1e6)} | {num(r['median_s'] / d['latency_s'])}× "
+                     f"| {num(c['energy_per_sample_j'] / d['energy_per_sample_j'])}× "
+                     f"| {num(c['edp_js'] / d['edp_js'])}× |")
     return lines
 
 
@@ -174,8 +179,8 @@ def intro(cpu):
         "per core; every matmul-bound time here is that many times slower than on a tuned install.",
         "- Timing: the median of the timed runs after the warm-up; ± is half the interquartile "
         "range over the median. A batch whose one run is estimated (linearly from the last timed "
-        "batch of 64 rows or more) or measured (the checked run) over the run's cap is skipped "
-        "(skipᵏ, reason below).",
+        "batch of 64 rows or more) or measured (the checked run) over the run's cap is skipped: "
+        "\"skip (~T s)\" gives the estimate, \"skip (ran T s)\" the checked run's time.",
         f"- Load: † marks a measurement whose 1-minute load average before or after exceeded its "
         f"threads + {excess:g} ({flagged} of {timed} timed ones), i.e. other work shared the cores.",
         f"- Checks: before any timing, each method's outputs on the first {m['check_rows']} rows "
@@ -213,19 +218,17 @@ def rerun_lines(cpu):
 
 
 def section(cpu, designs, gpus, args, best):
-    notes = {}
     lines = intro(cpu)
     for dtype in ("float32", "float64"):
         if any(r["dtype"] == dtype for r in cpu["records"]):
             lines += ["", f"CPU, {dtype}, seconds per batch (all outputs), 1T / 2T = 1 / 2 threads "
                           "(`torch.set_num_threads`); the last column is the faster nested time over "
                           "the faster Taylor time:", ""]
-            lines += cpu_table(cpu, dtype, notes)
-    if notes:
-        lines += [""] + [f"{sup(n)} {reason}" + ("  " if i < len(notes) - 1 else "")
-                         for i, (reason, n) in enumerate(sorted(notes.items(), key=lambda kv: kv[1]))]
+            lines += cpu_table(cpu, dtype)
     lines += ["", "Agreement with the float64 reference, the worst over every batch and thread count:", ""]
     lines += accuracy_table(cpu)
+    lines += ["", "Nested autograd in float64 is the reference's own computation (0 by construction); "
+              "its float32 row is the rounding every float32 method shares."]
     clk = f"{args.clock_mhz:g} MHz (--clock-mhz)" if args.clock_mhz else "the part's clock in report.json"
     lines += [
         "", "### The design against the fastest CPU baseline, and energy", "",
@@ -237,7 +240,9 @@ def section(cpu, designs, gpus, args, best):
         f"at a {args.toggle * 100:g} % toggle rate ({energy.TOGGLE_SOURCE}), and in brackets the "
         "energy at the card's 75 W bound, which no design can exceed. CPU energy: busy threads × "
         f"{args.cpu_watts_per_thread:g} W (an assumption, below) × the median time. EDP: energy of "
-        "the batch × its latency, design over CPU.", ""]
+        "the batch × its latency; the last three columns are the CPU's figure over the design's. "
+        "Where the CPU time is flagged (†), the load inflated it, and these ratios overstate the "
+        "design's lead by as much.", ""]
     lines += design_table(cpu, designs, args, best)
     if not designs:
         lines += ["", "No compiled design in results/design-insp.json yet: run `bench/baselines/design.py`."]

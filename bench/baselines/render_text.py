@@ -209,7 +209,9 @@ def default_run_minutes(cpu, warmup=2, min_runs=5, max_runs=50, budget_s=10.0, c
 def rerun_lines(cpu):
     est = default_run_minutes(cpu)
     return ["", "### A quiet re-run", "",
-            "On a machine with nothing else running: `make bench-baselines-measure` (measure_cpu.py at its "
+            "On a machine with nothing else running: `git rm bench/baselines/results/cpu-*.json` (or the "
+            "loaded runs' cells that the quiet run skips would stay in the merge), then "
+            "`make bench-baselines-measure` (measure_cpu.py at its "
             "defaults: 2 warm-up runs, 5–50 runs within 10 s, a 20 s cap on one run), then "
             "`make bench-baselines-design` if the compiles are not cached, and `make bench-baselines`. "
             f"From the times above that run should take about {est:.0f} min on this machine (an estimate: "

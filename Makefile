@@ -5,6 +5,7 @@
 #   make bench  build and run the benchmark programs in bench/
 #   make bench-pytorch  the design against PyTorch on the CPU: docs/benchmarks.md and its plots
 #   make bench-zoo  the model zoo of bench/zoo at batch 4,096: a table in docs/benchmarks.md
+#   make bench-baselines  the CPU/GPU baselines section of docs/benchmarks.md from stored results
 PY        := /usr/bin/python3
 BUILD     := build
 ASAN      := build-asan
@@ -65,6 +66,24 @@ bench-pytorch: build
 .PHONY: bench-zoo
 bench-zoo: build
 	$(PY) bench/zoo/run_zoo.py --inrarch $(BUILD)/inrarch
+
+# make bench-baselines: the "Baselines" section of docs/benchmarks.md, docs/baselines_latency.png
+# and docs/baselines_energy.png from bench/baselines/results/ alone (no measurement, no GPU).
+# make bench-baselines-measure: the CPU measurement (results/cpu-<time>.json; about an hour on
+# 2 cores: docs/benchmarks.md "A quiet re-run"; BASELINES_FLAGS=--quick for a few repetitions),
+# then the render.
+# make bench-baselines-design: the INSP designs compiled (cached in out/bench-baselines/) into
+# results/design-insp.json, which the render reads.
+.PHONY: bench-baselines bench-baselines-measure bench-baselines-design
+bench-baselines:
+	$(PY) bench/baselines/render.py
+
+bench-baselines-measure:
+	$(PY) bench/baselines/measure_cpu.py $(BASELINES_FLAGS)
+	$(PY) bench/baselines/render.py
+
+bench-baselines-design: build
+	$(PY) bench/baselines/design.py --inrarch $(BUILD)/inrarch
 
 # make fuzz: the libFuzzer targets of tests/fuzz (clang, ASan+UBSan) in build-fuzz, each run
 # for FUZZ_SECONDS (default 60), one at a time; new inputs go to build-fuzz/corpus/<target>, crashes to build-fuzz/crashes/<target>.

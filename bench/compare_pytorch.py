@@ -128,7 +128,8 @@ def write_docs(rows, meta):
         "nested to the order) computed by PyTorch on this machine's CPU, against the design "
         "`inrarch compile` builds for it for the Alveo U50. Regenerate everything (table, plots) with "
         "`make bench-pytorch` (`/usr/bin/python3 bench/compare_pytorch.py`); compiles are cached in "
-        "`out/bench-pytorch/`.",
+        "`out/bench-pytorch/`. Nested autograd is the weakest baseline: Taylor mode in plain "
+        "PyTorch, functorch, float64 and energy are in \"Baselines\" below (`make bench-baselines`).",
         "",
         f"- Machine: {meta['machine']}; PyTorch {meta['torch']}, Python {meta['python']}.",
         f"- Date: {meta['date']}. Command: `{meta['command']}`.",

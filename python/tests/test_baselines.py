@@ -1,0 +1,125 @@
+"""bench/baselines (docs/benchmarks.md "Baselines"): the Taylor-mode and functorch methods
+against nested autograd written out here, on tiny MLPs with each activation the workloads
+use, at orders 1-3; and the check that refuses a wrong method before it is timed."""
+import math
+import os
+import sys
+import unittest
+
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench", "baselines"))
+
+import harness  # noqa: E402
+import methods  # noqa: E402
+import workloads  # noqa: E402
+
+
+def tiny(act, act_param, order, seed):
+    """A 2 -> 7 -> 5 -> 3 MLP as an INSP-style workload: every partial of every output to `order`."""
+    gen = torch.Generator().manual_seed(seed)
+    sizes = [2, 7, 5, 3]
+    layers = [(torch.randn(o, i, generator=gen, dtype=torch.float64) / math.sqrt(i),
+               torch.randn(o, generator=gen, dtype=torch.float64) * 0.3) for i, o in zip(sizes[:-1], sizes[1:])]
+    wl = workloads.Workload(f"tiny-{act}", "insp", order, act, act_param, layers, [], 2)
+    wl.alphas = sorted({tuple(sorted(d)) for _, d in workloads.insp_entries(order)}, key=lambda t: (len(t), t))
+    return wl
+
+
+def insp_by_autograd(wl, x, order):
+    """INSP's outputs written from its definition: y[..., 0..2], then d_j of output i / 189."""
+    x = x.clone().requires_grad_(True)
+    y = wl.forward(x, wl.params(torch.float64))
+    outs = [y[:, 0], y[:, 1], y[:, 2]]
+    n = {1: 3, 2: 9, 3: 21}[order]
+    for i in range(n):
+        g = torch.autograd.grad(outs[i] / 189.0, x, torch.ones_like(outs[i]), create_graph=True)[0]
+        outs += [g[:, 0], g[:, 1]]
+    return torch.stack([o.detach() for o in outs], dim=1)
+
+
+class MethodsAgreeWithAutograd(unittest.TestCase):
+    CASES = [("sin", 30.0), ("tanh", 0.0), ("softplus", 100.0), ("softplus", 2.0)]
+
+    def check(self, method):
+        for act, p in self.CASES:
+            for order in (1, 2, 3):
+                with self.subTest(act=act, beta_or_omega=p, order=order):
+                    wl = tiny(act, p, order, seed=order)
+                    x = torch.rand(9, 2, generator=torch.Generator().manual_seed(5), dtype=torch.float64) * 2 - 1
+                    ref = insp_by_autograd(wl, x, order)
+                    got = methods.flat(methods.build(method, wl, torch.float64)(x)).detach()
+                    self.assertEqual(got.shape, ref.shape)
+                    scale = ref.abs().amax(0).clamp_min(1e-300)
+                    self.assertLess(((got - ref).abs().amax(0) / scale).max().item(), 1e-10)
+
+    def test_taylor(self):
+        self.check("taylor")
+
+    def test_functorch(self):
+        self.check("functorch")
+
+    def test_zoo_workloads(self):
+        """The PINN's and the SDF's outputs (the zoo's own autograd code) by every method."""
+        for wl in (workloads.poisson_pinn(), workloads.neural_sdf()):
+            x = wl.inputs(16, torch.float64)
+            ref = harness.reference(wl, 16)
+            for m in ("taylor", "functorch"):
+                with self.subTest(workload=wl.name, method=m):
+                    _, rel, ok = harness.compare(methods.flat(methods.build(m, wl, torch.float64)(x)), ref,
+                                                 torch.float64)
+                    self.assertTrue(ok, rel)
+
+    def test_only_needed_partials_are_carried(self):
+        self.assertEqual(workloads.closure([(), (0, 0), (1, 1)]), [(), (0,), (1,), (0, 0), (1, 1)])
+        self.assertEqual(len(workloads.closure(workloads.insp(3).alphas)), 10)
+
+
+class JetPolarisation(unittest.TestCase):
+    """gpu_methods' mixed partials from directional derivatives (the jax.experimental.jet path,
+    which only a JAX machine runs): here the directional derivatives come from autograd."""
+
+    def test_mixed_partials_from_directions(self):
+        import gpu_methods
+
+        def f(p):
+            x, y = p[..., 0], p[..., 1]
+            return torch.sin(1.3 * x + 0.7 * y) * torch.exp(0.4 * y) + x ** 3 * y ** 2
+
+        p = torch.tensor([[0.3, -0.6], [0.9, 0.2]], dtype=torch.float64)
+        dirs = [(1.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, -1.0)]
+        res = []
+        for v in dirs:
+            t = torch.zeros(p.shape[0], 1, dtype=torch.float64, requires_grad=True)
+            g = f(p + t * torch.tensor(v, dtype=torch.float64))
+            ders = [g.detach()]
+            for _ in range(3):
+                g = torch.autograd.grad(g.sum(), t, create_graph=True)[0][:, 0]
+                ders.append(g.detach())
+            res.append(ders)
+        q = p.clone().requires_grad_(True)
+        for t in [(0, 1), (0, 0, 1), (0, 1, 1)]:
+            g = f(q)
+            for j in t:
+                g = torch.autograd.grad(g.sum(), q, create_graph=True)[0][:, j]
+            with self.subTest(partial=t):
+                self.assertTrue(torch.allclose(gpu_methods._partial_from_dirs(t, res, 2), g.detach(), atol=1e-12))
+
+
+class CheckRefuses(unittest.TestCase):
+    def test_a_wrong_output_is_refused(self):
+        wl = workloads.poisson_pinn()
+        ref = harness.reference(wl, 8)
+        good = methods.flat(methods.build("taylor", wl, torch.float32)(wl.inputs(8, torch.float32)))
+        self.assertTrue(harness.compare(good, ref, torch.float32)[2])
+        bad = good.clone()
+        bad[3, 1] += 1e-3 * ref[:, 1].abs().max().item()
+        self.assertFalse(harness.compare(bad, ref, torch.float32)[2])
+        nan = good.clone()
+        nan[0, 0] = float("nan")
+        self.assertFalse(harness.compare(nan, ref, torch.float32)[2])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -13,7 +13,12 @@
 namespace inrarch::dataflow {
 
 int64_t mm_beat_work(const Design& d, const Process& p) {
-  INRARCH_ASSERT(p.kind == Kind::Mm, "mm_beat_work of " + p.name + ", not an mm");
+  INRARCH_ASSERT(has_macs(p.kind), "mm_beat_work of " + p.name + ", not an mm");
+  if (p.kind == Kind::MmReduce) {  // the K*N products of one row pair (reduce_rows.h)
+    const ir::Shape& a = p.operands.at(0).shape;
+    const ir::Shape& b = p.operands.at(1).shape;
+    return std::max<int64_t>(1, a.at(1) * b.at(1));
+  }
   const StreamId out = p.outputs.empty() ? -1 : p.outputs.front();
   const int64_t bc = out >= 0 && out < (StreamId)d.streams.size() ? d.streams[out].block : 1;
   const ir::Shape& a = p.operands.empty() ? ir::Shape{} : p.operands.front().shape;
@@ -25,7 +30,7 @@ void set_mm_par(Design& d, ProcessId pid, int64_t requested) {
   if (pid < 0 || pid >= (ProcessId)d.processes.size())
     throw Error(fmt::format("set_mm_par: no process {} (the design has {})", pid, d.processes.size()));
   Process& p = d.processes[pid];
-  if (p.kind != Kind::Mm)
+  if (!has_macs(p.kind))
     throw Error(fmt::format("set_mm_par: process {} is a {}, not an mm", p.name, kind_name(p.kind)));
   limits::check_range(requested, 1, limits::kMaxParallel, fmt::format("mm_par {} of {}", requested, p.name),
                       "set_mm_par");
@@ -50,7 +55,7 @@ void apply_parallelism(Design& d, const Parallelism& par) {
 Parallelism parallelism_of(const Design& d) {
   Parallelism p;
   for (size_t i = 0; i < d.processes.size(); ++i)
-    if (d.processes[i].kind == Kind::Mm) p.mm_par.emplace_back(ProcessId(i), d.processes[i].mm_par);
+    if (has_macs(d.processes[i].kind)) p.mm_par.emplace_back(ProcessId(i), d.processes[i].mm_par);
   p.fabric_elementwise_mul = d.options.fabric_elementwise_mul;
   return p;
 }
@@ -60,7 +65,7 @@ namespace {
 std::vector<ProcessId> mm_processes(const Design& d) {
   std::vector<ProcessId> v;
   for (size_t i = 0; i < d.processes.size(); ++i)
-    if (d.processes[i].kind == Kind::Mm) v.push_back(ProcessId(i));
+    if (has_macs(d.processes[i].kind)) v.push_back(ProcessId(i));
   return v;
 }
 
@@ -101,7 +106,7 @@ Parallelism parallelism_by_name(const Design& d, const std::map<std::string, int
   out.fabric_elementwise_mul = d.options.fabric_elementwise_mul;
   for (const auto& [name, macs] : by_name) {
     const ProcessId p = d.find_process(name);
-    if (p < 0 || d.processes[p].kind != Kind::Mm)
+    if (p < 0 || !has_macs(d.processes[p].kind))
       throw Error(fmt::format("{}: '{}' is not an mm kernel of the design (its mm kernels: {})", what, name,
                               fmt::join(mm_names(d), ", ")));
     limits::check_range(macs, 1, limits::kMaxParallel, fmt::format("mm_par {} of {}", macs, name), what);

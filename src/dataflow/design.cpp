@@ -15,6 +15,7 @@ const char* kind_name(Kind k) {
     case Kind::Unary: return "unary";
     case Kind::Binary: return "binary";
     case Kind::Mm: return "mm";
+    case Kind::MmReduce: return "mm_reduce";
     case Kind::Transpose: return "transpose";
     case Kind::Permute: return "permute";
     case Kind::Gather: return "gather";
@@ -74,6 +75,7 @@ std::vector<std::pair<std::string, int>> kernels_by_kind(const Design& d) {
   for (const auto& p : d.processes) {
     bool by_op = p.kind != Kind::Source && p.kind != Kind::Sink && p.kind != Kind::Copy &&
                  p.kind != Kind::Custom;
+    if (p.kind == Kind::MmReduce) by_op = false;  // an mm by its op, a kernel of its own
     counts[by_op ? std::string(ir::op_name(p.op)) : kind_name(p.kind)]++;
   }
   return {counts.begin(), counts.end()};

@@ -42,12 +42,15 @@ enum class Kind : uint8_t {
   Unary,      // elementwise, one streamed operand (a binary op with a constant operand too)
   Binary,     // elementwise, two streamed operands
   Mm,         // 2-D matrix product
+  MmReduce,   // C[K,N] = sum over rows r of A[r,:]^T B[r,:]: an mm whose inner dim is the batch
   Transpose,  // 2-D, full buffer
   Permute,    // full buffer
   Gather,     // in-order data movement: reshape/unsqueeze/squeeze/expand/select/slice/cat/sum
   Custom,     // explicit step list (tests, hand-made examples)
 };
 const char* kind_name(Kind k);
+// The kinds whose MACs the search chooses (Process::mm_par, mm_lanes; attributes.h).
+inline bool has_macs(Kind k) { return k == Kind::Mm || k == Kind::MmReduce; }
 
 // One FIFO operation inside a step. The element (beat) index is implicit: a process's n-th
 // access to a stream is beat n of it.
@@ -93,7 +96,7 @@ struct Process {
   std::vector<Operand> operands;       // kernels: one per IR operand, in operand order
   std::vector<StreamId> inputs;        // streams read, in operand order
   std::vector<StreamId> outputs;       // streams written (Copy: round-robin order)
-  // Mm: the MACs asked for (--mm-par, the search's choice) and the MACs that work, at most
+  // Mm, MmReduce: the MACs asked for (--mm-par, the search's choice) and the MACs that work, at most
   // the products of one output beat (mm_lanes = min(mm_par, bC*K): more buy nothing, a beat a
   // cycle at most). Both are set by set_mm_par (attributes.h), the one place that applies the
   // cap; the schedule, the event graph, the resource model and both backends read mm_lanes.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -28,13 +29,26 @@ namespace {
 // the row's writes follow MmCadence, everything else is P-independent), with `beats` the
 // beats of a row of C and `work` = bC * K the MACs of one beat. `most` is the most P asked:
 // work, or limits::kMaxParallel where a wide beat of a long product has more.
+// An mm_reduce's (`reduce` set) are its MmReduceCadence's, and its least P a bisection.
 struct MmCost {
   ProcessId process;
   int64_t base, rows, beats, work, most;
+  std::optional<MmReduceCadence> reduce;
 
-  int64_t cycles(int64_t par) const { return base + rows * MmCadence{work, par}.done(beats); }
+  int64_t cycles(int64_t par) const {
+    return reduce ? reduce->cycles(par) : base + rows * MmCadence{work, par}.done(beats);
+  }
   // The least P whose cycles are <= target (`most` when the target is below reach).
   int64_t least_par(int64_t target) const {
+    if (reduce) {  // cycles do not rise with P
+      int64_t lo = 1, hi = most;
+      while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (cycles(mid) <= target) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    }
     int64_t per_row = rows > 0 ? (target - base) / rows : 0;
     if (per_row < beats) return most;
     return std::min(most, (beats * work + per_row - 1) / per_row);
@@ -45,14 +59,19 @@ std::vector<MmCost> mm_costs(const Design& d) {
   std::vector<MmCost> out;
   Design one = d;
   for (size_t p = 0; p < d.processes.size(); ++p) {
-    if (d.processes[p].kind != Kind::Mm) continue;
+    if (!has_macs(d.processes[p].kind)) continue;
     auto pid = static_cast<ProcessId>(p);
+    if (d.processes[p].kind == Kind::MmReduce) {
+      const MmReduceCadence cad = mm_reduce_cadence(d, d.processes[p]);
+      out.push_back({pid, 0, cad.rows, 1, cad.work, std::min(cad.work, limits::kMaxParallel), cad});
+      continue;
+    }
     set_mm_par(one, pid, 1);
     const Stream& c = d.streams[d.processes[p].outputs.at(0)];
     int64_t K = d.processes[p].operands.at(0).shape.at(1);
     int64_t rows = c.shape.at(0), beats = c.beats() / rows, work = c.block * K;
     out.push_back({pid, own_cycles(one, pid) - rows * beats * work, rows, beats, work,
-                   std::min(work, limits::kMaxParallel)});
+                   std::min(work, limits::kMaxParallel), std::nullopt});
   }
   return out;
 }
@@ -127,7 +146,7 @@ bool prefer_fabric_mul(const Design& d, const DseOptions& o) {
   Design one = d;
   one.options.fabric_elementwise_mul = true;
   for (size_t p = 0; p < one.processes.size(); ++p)
-    if (one.processes[p].kind == Kind::Mm) set_mm_par(one, ProcessId(p), 1);
+    if (has_macs(one.processes[p].kind)) set_mm_par(one, ProcessId(p), 1);
   const Capacity cap = capacity(o.part, o.budget);
   ResourceReport r = estimate_unsized(one, o.arith, cap);
   // The LUTs the MACs take if every DSP of the budget became a MAC lane.
@@ -145,7 +164,7 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
   const std::vector<MmCost> mms = mm_costs(d);
   int64_t slowest = 0;
   for (size_t p = 0; p < d.processes.size(); ++p) {
-    if (d.processes[p].kind != Kind::Mm)
+    if (!has_macs(d.processes[p].kind))
       res.slowest_other = std::max(res.slowest_other, own_cycles(d, static_cast<ProcessId>(p)));
   }
   for (const MmCost& m : mms) slowest = std::max(slowest, m.cycles(1));

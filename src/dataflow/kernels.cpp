@@ -24,6 +24,9 @@ static_assert(sizeof(kClasses) / sizeof(kClasses[0]) == kNumKernelClasses);
 }  // namespace
 
 KernelClass kernel_class(ir::Op op) { return kClassOfOp[static_cast<int>(op)]; }
+KernelClass process_class(const Process& p) {
+  return p.kind == Kind::MmReduce ? KernelClass::mm_reduce : kernel_class(p.op);
+}
 const char* kernel_class_name(KernelClass k) { return kClasses[static_cast<int>(k)].name; }
 Kind process_kind(KernelClass k) { return kClasses[static_cast<int>(k)].kind; }
 

@@ -22,6 +22,9 @@ inline constexpr int kNumKernelClasses = 0
     ;
 
 KernelClass kernel_class(ir::Op op);
+// The class of a lowered process: its op's, except an mm that lowering made a batch
+// reduction (Kind::MmReduce, reduce_rows.h), which is mm_reduce.
+KernelClass process_class(const Process& p);
 const char* kernel_class_name(KernelClass k);
 // The process kind of the class's kernels (elementwise: Binary; lowering makes it Unary
 // when an operand is constant).

@@ -24,6 +24,7 @@
 #include "dataflow/attributes.h"
 #include "dataflow/event_graph.h"
 #include "dataflow/kernels.h"
+#include "dataflow/reduce_rows.h"
 #include "dataflow/schedule.h"
 #include "dataflow/verify.h"
 #include "support/error.h"
@@ -147,16 +148,25 @@ struct Builder {
   std::unordered_map<ir::NodeId, size_t> linked;  // consumers of a value linked so far
   std::unordered_map<ir::NodeId, int> fanout;
   const ChainPos* chain_pos = nullptr;  // chain fan-out only
+  RowReductions reductions;             // mms lowered as mm_reduce (reduce_rows.h)
+
+  // The node that operand `slot` of node v streams: a batch reduction's A reads the value
+  // under the transpose it absorbed.
+  ir::NodeId streamed_operand(ir::NodeId v, size_t slot) const {
+    auto it = reductions.a_of.find(v);
+    return slot == 0 && it != reductions.a_of.end() ? it->second : g.node(v).operands[slot];
+  }
 
   void make_kernel(ir::NodeId v) {
     const auto& n = g.node(v);
     Process p;
-    p.kind = kernel_kind(n, st);
+    p.kind = reductions.a_of.count(v) ? Kind::MmReduce : kernel_kind(n, st);
     p.op = n.op;
     p.node = v;
     p.attrs = n.attrs;
     p.name = std::string(ir::op_name(n.op)) + "_" + std::to_string(number.at(v));
-    for (ir::NodeId o : n.operands) {
+    for (size_t slot = 0; slot < n.operands.size(); ++slot) {
+      const ir::NodeId o = streamed_operand(v, slot);
       Operand od;
       od.shape = g.shape(o);
       if (st[o]) {
@@ -223,11 +233,12 @@ void make_processes(Builder& b) {
   b.d.options = options;
   std::vector<ir::NodeId> live = ir::live_nodes(g);
   b.st = ir::static_nodes(g, live);
+  b.reductions = find_row_reductions(g, live, b.st);
   for (size_t i = 0; i < live.size(); ++i) b.number[live[i]] = static_cast<int>(i);
   for (ir::NodeId v : live) {
-    if (b.st[v]) continue;
-    for (ir::NodeId o : g.node(v).operands)
-      if (!b.st[o]) b.fanout[o]++;
+    if (b.st[v] || b.reductions.absorbed.count(v)) continue;
+    for (size_t slot = 0; slot < g.node(v).operands.size(); ++slot)
+      if (ir::NodeId o = b.streamed_operand(v, slot); !b.st[o]) b.fanout[o]++;
   }
   for (const auto& out : g.outputs()) b.fanout[out.node]++;
 
@@ -237,7 +248,7 @@ void make_processes(Builder& b) {
   for (ir::NodeId v : live) {
     const auto& n = g.node(v);
     if (n.op == ir::Op::Input || const_outputs.count(v)) b.make_source(v);
-    else if (!b.st[v]) b.make_kernel(v);
+    else if (!b.st[v] && !b.reductions.absorbed.count(v)) b.make_kernel(v);
     else continue;
     size_t copies = b.fanout[v] <= 1               ? 0
                     : options.fanout == Fanout::Star ? 1
@@ -284,9 +295,8 @@ void make_streams(Builder& b) {
       s.elem_bits = options.elem_bits;
       b.d.add_stream(std::move(s));
     } else if (p.kind != Kind::Source) {
-      const auto& ops = g.node(p.node).operands;
-      for (size_t slot = 0; slot < ops.size(); ++slot)
-        if (!b.st[ops[slot]]) b.link(ops[slot], id, static_cast<int>(slot));
+      for (size_t slot = 0; slot < g.node(p.node).operands.size(); ++slot)
+        if (ir::NodeId o = b.streamed_operand(p.node, slot); !b.st[o]) b.link(o, id, static_cast<int>(slot));
     }
   }
 }
@@ -298,7 +308,7 @@ Design lower_with(const ir::Graph& g, const LowerOptions& options, const ChainPo
   for (size_t pi = 0; pi < b.d.processes.size(); ++pi) {
     b.d.processes[pi].buffer_bits = kernel_buffer_bits(b.d, static_cast<ProcessId>(pi));
     // The uniform MACs, capped by the lane rule once the output's block is known.
-    if (b.d.processes[pi].kind == Kind::Mm) set_mm_par(b.d, static_cast<ProcessId>(pi), options.mm_par);
+    if (has_macs(b.d.processes[pi].kind)) set_mm_par(b.d, static_cast<ProcessId>(pi), options.mm_par);
   }
   return std::move(b.d);
 }

@@ -13,7 +13,7 @@ json design_json(const Design& d) {
   json par = json::object(), lanes = json::object();
   for (const auto& p : d.processes) {
     buf += p.buffer_bits, rom += p.rom_bits;
-    if (p.kind != Kind::Mm) continue;
+    if (!has_macs(p.kind)) continue;
     par[p.name] = p.mm_par;
     lanes[p.name] = p.mm_lanes;
   }

@@ -6,6 +6,7 @@
 
 #include "dataflow/memory.h"
 #include "dataflow/resources_detail.h"
+#include "dataflow/schedule.h"
 #include "support/error.h"
 
 namespace inrarch::dataflow {
@@ -50,6 +51,19 @@ Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemAr
   return u;
 }
 
+// mm_reduce: L MACs; the two rows of A and of B in registers; the K*N accumulators (twice
+// an element's width) in L banks, as the L products of a cycle update L consecutive ones.
+Usage mm_reduce_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
+  const Process& p = d.processes[pid];
+  const int64_t w = d.options.elem_bits;
+  const int64_t K = p.operands.at(0).shape.at(1), N = p.operands.at(1).shape.at(1), par = p.mm_lanes;
+  Usage u;
+  for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a);
+  u.ff += 2 * (K + N) * w;
+  arrays.push_back(banked(pid, "buffer", K * N, par, kMmReduceAccBits * w));
+  return u;
+}
+
 // Elementwise: one lane per element of a beat; a lookup table per lane; a constant operand
 // (ROM) read a beat a cycle.
 Usage elementwise_usage(const Design& d, ProcessId pid, const Arith& a,
@@ -71,6 +85,7 @@ Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<
   Usage u = detail::process_control();
   switch (p.kind) {
     case Kind::Mm: u += mm_usage(d, pid, a, arrays); break;
+    case Kind::MmReduce: u += mm_reduce_usage(d, pid, a, arrays); break;
     case Kind::Unary:
     case Kind::Binary: u += elementwise_usage(d, pid, a, arrays); break;
     case Kind::Copy: u.ff += w * lanes * static_cast<int64_t>(p.outputs.size()); break;
@@ -168,7 +183,7 @@ ResourceReport estimate_unsized(const Design& d, const Arith& arith, const Capac
 int64_t count_multiplies(const Design& d) {
   int64_t n = 0;
   for (const Process& p : d.processes) {
-    if (p.kind == Kind::Mm)
+    if (has_macs(p.kind))  // M*K*N; a batch reduction's R*K*N
       n += numel(p.operands.at(0).shape) * p.operands.at(1).shape.at(1);
     else if ((p.kind == Kind::Unary || p.kind == Kind::Binary) && p.op == ir::Op::Mul)
       n += numel(p.operands.at(0).shape);

@@ -142,6 +142,7 @@ Program schedule(const Design& d, ProcessId pid) {
     case Kind::Unary:
     case Kind::Binary: return elementwise(d, p);
     case Kind::Mm: return mm(d, p);
+    case Kind::MmReduce: return schedule_mm_reduce(d, p);
     case Kind::Transpose:
     case Kind::Permute: return full_buffer(d, p);
     case Kind::Gather: return schedule_gather(d, pid);
@@ -177,6 +178,10 @@ int64_t kernel_buffer_bits(const Design& d, ProcessId pid) {
       if (p.operands.at(1).stream >= 0) elems += numel(d.streams[p.operands[1].stream].shape);
       if (p.operands.at(0).stream >= 0) elems += 2 * d.streams[p.operands[0].stream].shape.at(1);
       return elems * bits;
+    }
+    case Kind::MmReduce: {  // two rows of each operand, K*N accumulators of twice the width
+      const int64_t K = p.operands.at(0).shape.at(1), N = p.operands.at(1).shape.at(1);
+      return 2 * (K + N) * bits + K * N * kMmReduceAccBits * bits;
     }
     case Kind::Transpose:
     case Kind::Permute: return numel(d.streams[p.inputs.at(0)].shape) * bits;

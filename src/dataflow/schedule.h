@@ -20,6 +20,14 @@
 //              is double-buffered: write step j also reads beat j of row i+1, and the beats
 //              of row i+1 left after the last write are read at II=1. A constant A: no
 //              reads. Buffer: B (when streamed) and two rows of A.
+//   mm_reduce  C[K,N] = Σ_r A[r,:]ᵀ B[r,:] (A [R,K], B [R,N]: the inner dim is the rows)
+//              with L = mm_lanes MACs (min(mm_par, K*N)), K*N accumulators. S = max(K/bA,
+//              N/bB) read steps a row (step j reads beat j of the A row and of the B row,
+//              each while it has one), W = ceil(K*N/L) cycles of MACs a row, T = max(W, S).
+//              Read row 0 (II=1); then row r's MACs run T cycles, the first S also reading
+//              row r+1 into the other half of a double buffer (so row r+2's first read is
+//              T-S+1 after row r+1's last); after the last row's W cycles write the K*N/bC
+//              beats of C (II=1). Buffer: two rows of A and of B, the accumulators.
 //   transpose, full buffer: read every input beat (II=1), then write every output beat
 //   permute    (II=1).                                                buffer numel
 //   gather     reshape/unsqueeze/squeeze/expand/select/slice/cat/sum: demand-driven in
@@ -30,6 +38,7 @@
 //   custom     the explicit step list.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -49,6 +58,19 @@ struct MmCadence {
   int64_t done(int64_t beats) const { return (beats * work + lanes - 1) / lanes; }
   int64_t delay(int64_t j) const { return done(j + 1) - done(j); }  // >= 1 when lanes <= work
 };
+
+// An mm_reduce's step counts (the model above): R rows, S read steps a row, K*N products a
+// row pair, C's beats; with L lanes a row takes T = max(W, S) cycles, W = ceil(K*N/L).
+struct MmReduceCadence {
+  int64_t rows, reads, work, writes;
+  int64_t macs(int64_t lanes) const { return (work + lanes - 1) / lanes; }                // W
+  int64_t row(int64_t lanes) const { return std::max(macs(lanes), reads); }               // T
+  // The kernel's own cycles (its steps' delays): S + (R-1)·T + W + the writes.
+  int64_t cycles(int64_t lanes) const { return reads + (rows - 1) * row(lanes) + macs(lanes) + writes; }
+};
+// An mm_reduce accumulator's width in elements' widths (the HLS acc_type of a fixed<W,I>
+// is 64 bits: twice a 32-bit element).
+inline constexpr int64_t kMmReduceAccBits = 2;
 
 // `count` consecutive steps that perform the same ops (on the same streams, successive
 // beats) with the same delay before each. Programs are lists of runs, so an elementwise
@@ -96,6 +118,10 @@ int64_t kernel_buffer_bits(const Design& d, ProcessId p);
 // beats() times and that no step touches a stream twice; throws inrarch::Error naming the
 // process and stream otherwise.
 void check_programs(const Design& d, const std::vector<Program>& progs);
+
+// mm_reduce kernels (schedule_mm_reduce.cpp).
+MmReduceCadence mm_reduce_cadence(const Design& d, const Process& p);
+Program schedule_mm_reduce(const Design& d, const Process& p);
 
 // Gather kernels (schedule_gather.cpp).
 Program schedule_gather(const Design& d, ProcessId p);

@@ -87,7 +87,7 @@ Need need_of(const Process& p, const ir::Shape& out, int64_t o) {
       }
       return {0, ravel(ii, in)};
     }
-    case KernelClass::none: case KernelClass::elementwise: case KernelClass::mm:
+    case KernelClass::none: case KernelClass::elementwise: case KernelClass::mm: case KernelClass::mm_reduce:
     case KernelClass::transpose: case KernelClass::permute: break;  // not gather kernels
   }
   throw Error("schedule: no gather model for " + std::string(ir::op_name(p.op)) + " (" + p.name + ")");

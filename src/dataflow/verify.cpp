@@ -129,8 +129,8 @@ struct Checker {
                             d.streams[s].block));
         return;
       }
-      case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::Transpose: case Kind::Permute:
-      case Kind::Gather:
+      case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::MmReduce: case Kind::Transpose:
+      case Kind::Permute: case Kind::Gather:
         check(pr.outputs.size() == 1, who, fmt::format("a kernel has {} output streams, not 1", pr.outputs.size()));
         return;
       case Kind::Custom: return;  // an explicit step list: any streams
@@ -139,8 +139,8 @@ struct Checker {
 
   bool is_kernel(Kind k) const {
     switch (k) {
-      case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::Transpose: case Kind::Permute:
-      case Kind::Gather: return true;
+      case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::MmReduce: case Kind::Transpose:
+      case Kind::Permute: case Kind::Gather: return true;
       case Kind::Source: case Kind::Sink: case Kind::Copy: case Kind::Custom: return false;
     }
     return false;
@@ -183,8 +183,10 @@ struct Checker {
     const std::string who = proc(p);
     const KernelClass kc = kernel_class(pr.op);
     const bool elementwise = kc == KernelClass::elementwise;
+    // A batch reduction is an mm that lowering gave a kernel of its own (reduce_rows.h).
+    const bool reduction = kc == KernelClass::mm && pr.kind == Kind::MmReduce;
     check(kc != KernelClass::none && (elementwise ? pr.kind == Kind::Unary || pr.kind == Kind::Binary
-                                                  : process_kind(kc) == pr.kind),
+                                                  : process_kind(kc) == pr.kind || reduction),
           who, fmt::format("a {} process computing {} (kernel class {})", kind_name(pr.kind), ir::op_name(pr.op),
                            kernel_class_name(kc)));
     const int arity = ir::op_info(pr.op).arity;
@@ -224,6 +226,14 @@ struct Checker {
             fmt::format("mm of {} and {} into {} ({}): not [M,K]·[K,N] -> [M,N]", shape_text(a), shape_text(b),
                         out.name, shape_text(out.shape)));
     }
+    if (pr.kind == Kind::MmReduce) {
+      const ir::Shape &a = pr.operands[0].shape, &b = pr.operands[1].shape;
+      check(a.size() == 2 && b.size() == 2 && a[0] == b[0] && out.shape == ir::Shape{a[1], b[1]}, who,
+            fmt::format("mm_reduce of {} and {} into {} ({}): not [R,K], [R,N] -> [K,N]", shape_text(a),
+                        shape_text(b), out.name, shape_text(out.shape)));
+      check(pr.operands[0].stream >= 0 && pr.operands[1].stream >= 0, who,
+            "mm_reduce streams both operands by rows");
+    }
   }
 
   // A dim attribute of rank `rank` (negative counts from the end; `past` allows == rank).
@@ -236,16 +246,18 @@ struct Checker {
   void macs(ProcessId p) const {
     const Process& pr = d.processes[p];
     const std::string who = proc(p);
-    if (pr.kind == Kind::Mm) {
+    if (has_macs(pr.kind)) {
       check(pr.mm_par >= 1 && pr.mm_par <= limits::kMaxParallel, who,
             fmt::format("mm_par {} is outside 1 to {}", pr.mm_par, limits::kMaxParallel));
       const int64_t work = mm_beat_work(d, pr);
       check(pr.mm_lanes >= 1, who, fmt::format("mm_lanes {} is below 1", pr.mm_lanes));
       check(pr.mm_lanes <= work, who,
-            fmt::format("mm_lanes {} is above the {} products of an output beat (bC*K)", pr.mm_lanes, work));
+            fmt::format("mm_lanes {} is above the {} products of {}", pr.mm_lanes, work,
+                        pr.kind == Kind::Mm ? "an output beat (bC*K)" : "a row pair (K*N)"));
       check(pr.mm_lanes == std::min(pr.mm_par, work), who,
-            fmt::format("mm_lanes {} but the lane rule gives min(mm_par {}, bC*K {}) = {} (set_mm_par sets both)",
-                        pr.mm_lanes, pr.mm_par, work, std::min(pr.mm_par, work)));
+            fmt::format("mm_lanes {} but the lane rule gives min(mm_par {}, {} {}) = {} (set_mm_par sets both)",
+                        pr.mm_lanes, pr.mm_par, pr.kind == Kind::Mm ? "bC*K" : "K*N", work,
+                        std::min(pr.mm_par, work)));
     } else {
       check(pr.mm_par == 1 && pr.mm_lanes == 1, who,
             fmt::format("a {} with mm_par {} and mm_lanes {}: only an mm has MACs", kind_name(pr.kind), pr.mm_par,

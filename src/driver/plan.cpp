@@ -94,7 +94,7 @@ dataflow::Parallelism resolve_plan(const Plan& p, const dataflow::Design& d, con
   par.fabric_elementwise_mul = p.fabric_elementwise_mul;
   std::vector<std::string> missing;
   for (const dataflow::Process& pr : d.processes)
-    if (pr.kind == dataflow::Kind::Mm && !p.mm_par.count(pr.name)) missing.push_back(pr.name);
+    if (dataflow::has_macs(pr.kind) && !p.mm_par.count(pr.name)) missing.push_back(pr.name);
   if (!missing.empty())
     throw Error(fmt::format("{}: no mm_par for the design's mm kernel{} {} (merge_max_group {}: the plan must come "
                             "from the same model and merge)",

@@ -51,7 +51,7 @@ json processes_json(const ir::Graph& g, const Design& d) {
     json j = {{"name", p.name}, {"kind", kind_name(p.kind)}};
     if (p.kind != Kind::Source && p.kind != Kind::Sink && p.kind != Kind::Copy && p.kind != Kind::Custom)
       j["op"] = std::string(ir::op_name(p.op));
-    if (p.kind == Kind::Mm) {
+    if (has_macs(p.kind)) {
       j["mm_par"] = p.mm_par;      // asked
       j["mm_lanes"] = p.mm_lanes;  // working (the graph shows these)
     }

@@ -55,7 +55,8 @@ int64_t row_mode(const dataflow::Design& d, int64_t rows) {
   for (const auto& s : d.streams)
     if (s.shape.empty() || s.shape[0] % rows != 0) return 0;
   for (const auto& p : d.processes) {
-    if (p.kind == Kind::Transpose || p.kind == Kind::Permute || p.kind == Kind::Custom) return 0;
+    if (p.kind == Kind::Transpose || p.kind == Kind::Permute || p.kind == Kind::MmReduce || p.kind == Kind::Custom)
+      return 0;  // a whole array at once (a batch reduction: all the rows)
     if (p.kind == Kind::Mm && (p.operands.at(0).stream < 0 || p.operands.at(1).stream >= 0)) return 0;
   }
   return rows;

@@ -97,6 +97,16 @@ std::string mm(const Ctx& c, dataflow::ProcessId pid) {
                      c.var[b.stream], out);
 }
 
+// mm_reduce<PAR[, SHIFT]>(a, b, c): both operands streamed by rows (mm_reduce.h).
+std::string mm_reduce(const Ctx& c, dataflow::ProcessId pid) {
+  const Process& p = c.d.processes[pid];
+  const std::vector<int>& e = c.scale.operand_exp[pid];
+  int shift = c.scale.stream_exp[p.outputs.at(0)] - e.at(0) - e.at(1);
+  std::string params = std::to_string(p.mm_lanes) + (shift ? ", " + std::to_string(shift) : "");
+  return fmt::format("inrarch_hls::mm_reduce<{}>({}, {}, {}{})", params, c.var[p.operands.at(0).stream],
+                     c.var[p.operands.at(1).stream], c.var[p.outputs.at(0)], trailing_flag(c, pid));
+}
+
 std::string join_ints(const std::vector<int64_t>& v) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
@@ -136,7 +146,7 @@ std::string gather_map(const Ctx& c, const Process& p, const ir::Shape& out_full
       return fmt::format("inrarch_hls::map_sum<{}, {}, {}, {}>", si, so, mask,
                          p.attrs.keepdim ? 1 : 0);
     }
-    case KernelClass::none: case KernelClass::elementwise: case KernelClass::mm:
+    case KernelClass::none: case KernelClass::elementwise: case KernelClass::mm: case KernelClass::mm_reduce:
     case KernelClass::transpose: case KernelClass::permute: break;  // not gather kernels
   }
   throw Error("hls: no gather kernel for " + std::string(ir::op_name(p.op)) + " (" + p.name + ")");
@@ -195,6 +205,7 @@ std::string kernel_call(const Ctx& c, dataflow::ProcessId pid) {
     }
     case Kind::Unary: case Kind::Binary: return elementwise(c, pid);
     case Kind::Mm: return mm(c, pid);
+    case Kind::MmReduce: return mm_reduce(c, pid);
     case Kind::Transpose:
       return fmt::format("inrarch_hls::permute<1, 0>({}, {}{})", c.var[p.inputs.at(0)],
                          c.var[p.outputs.at(0)], flag);

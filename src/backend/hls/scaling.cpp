@@ -155,7 +155,7 @@ Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const Nu
   }
   for (size_t p = 0; p < d.processes.size(); ++p) {
     const auto& proc = d.processes[p];
-    bool arithmetic = proc.kind == Kind::Unary || proc.kind == Kind::Binary || proc.kind == Kind::Mm;
+    bool arithmetic = proc.kind == Kind::Unary || proc.kind == Kind::Binary || dataflow::has_macs(proc.kind);
     if (!arithmetic && proc.kind != Kind::Gather) continue;  // sources: true values
     for (size_t k = 0; k < proc.operands.size(); ++k) {
       const auto& od = proc.operands[k];

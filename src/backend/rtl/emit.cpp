@@ -34,8 +34,8 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
     case Kind::Custom:
       throw Error(fmt::format("rtl: process {} ({}, kernel kind custom) is not supported yet: an explicit "
                               "step list has no kernel module", p.name, ir::op_name(p.op)));
-    case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::Transpose: case Kind::Permute:
-    case Kind::Gather: kernel_module(dataflow::kernel_class(p.op)).check(d, p); return;
+    case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::MmReduce: case Kind::Transpose:
+    case Kind::Permute: case Kind::Gather: kernel_module(dataflow::process_class(p)).check(d, p); return;
   }
 }
 
@@ -132,8 +132,9 @@ std::string process(const Ctx& c, ProcessId pid) {
     case Kind::Source: return head + (p.op == ir::Op::Input ? port_process(c, pid) : rom_source_instance(c, pid));
     case Kind::Sink: return head + port_process(c, pid);
     case Kind::Copy: return head + copy_instance(c, pid);
-    case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::Transpose: case Kind::Permute:
-    case Kind::Gather: return head + kernel_module(dataflow::kernel_class(p.op)).instance(c, pid);  // make_ctx checked it
+    case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::MmReduce: case Kind::Transpose:
+    case Kind::Permute: case Kind::Gather:
+      return head + kernel_module(dataflow::process_class(p)).instance(c, pid);  // make_ctx checked it
     case Kind::Custom: break;  // check_process refused it
   }
   throw Error("rtl: process " + p.name + " (custom) has no module");

@@ -51,6 +51,7 @@ KernelModule kernel_module(KernelClass k) {
     case KernelClass::none: return {not_a_kernel, nullptr};
     case KernelClass::elementwise: return {check_elementwise, elementwise_instance};  // inrarch_ew1/ew2/ew2r
     case KernelClass::mm: return {check_mm, mm_instance};  // inrarch_mm, inrarch_mm_rom_a, inrarch_mm_rom_b
+    case KernelClass::mm_reduce: return {check_mm_reduce, mm_reduce_instance};  // inrarch_mm_reduce
     case KernelClass::transpose:
     case KernelClass::permute: return {check_permute, permute_instance};  // inrarch_permute
     case KernelClass::identity_map:

@@ -76,6 +76,8 @@ std::vector<dataflow::ProcessId> output_ports(const dataflow::Design& d);
 // The matrix product (emit_mm.cpp): the check, its instance, its B ROMs as .hex files.
 void check_mm(const dataflow::Design& d, const dataflow::Process& p);
 std::string mm_instance(const Ctx& c, dataflow::ProcessId p);
+void check_mm_reduce(const dataflow::Design& d, const dataflow::Process& p);  // emit_mm_reduce.cpp
+std::string mm_reduce_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c);
 // The tables (rom_tables.cpp), the HLS library's entries (inrarch/rom_tables.h): the
 // quarter-wave sine (1025 entries, Q1.31), as the hex file inrarch_lane_sin reads;

@@ -23,7 +23,7 @@ namespace {
 double icarus_weight(const dataflow::Design& d) {
   double w = 0;
   for (const dataflow::Process& p : d.processes) {
-    if (p.kind != dataflow::Kind::Mm) {
+    if (!dataflow::has_macs(p.kind)) {
       w += 1.0;
       continue;
     }

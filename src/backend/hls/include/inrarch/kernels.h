@@ -6,6 +6,7 @@
 #include "dataflow_region.h"
 #include "elementwise.h"
 #include "mm.h"
+#include "mm_reduce.h"
 #include "movement.h"
 #include "scaled.h"
 

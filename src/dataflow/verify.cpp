@@ -246,10 +246,13 @@ struct Checker {
       check(pr.mm_lanes == std::min(pr.mm_par, work), who,
             fmt::format("mm_lanes {} but the lane rule gives min(mm_par {}, bC*K {}) = {} (set_mm_par sets both)",
                         pr.mm_lanes, pr.mm_par, work, std::min(pr.mm_par, work)));
+      check(pr.mm_depth == mm_pipeline_depth(pr.mm_lanes), who,
+            fmt::format("mm_depth {} but {} lanes give a pipeline of {} (set_mm_par sets both)", pr.mm_depth,
+                        pr.mm_lanes, mm_pipeline_depth(pr.mm_lanes)));
     } else {
-      check(pr.mm_par == 1 && pr.mm_lanes == 1, who,
-            fmt::format("a {} with mm_par {} and mm_lanes {}: only an mm has MACs", kind_name(pr.kind), pr.mm_par,
-                        pr.mm_lanes));
+      check(pr.mm_par == 1 && pr.mm_lanes == 1 && pr.mm_depth == 0, who,
+            fmt::format("a {} with mm_par {}, mm_lanes {} and mm_depth {}: only an mm has MACs", kind_name(pr.kind),
+                        pr.mm_par, pr.mm_lanes, pr.mm_depth));
     }
   }
 

@@ -5,6 +5,7 @@
 #include "dataflow/lower.h"
 #include "dataflow/schedule.h"
 #include "dataflow/verify.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 namespace {

@@ -24,10 +24,11 @@
 //              II=1 (the pipeline keeps writing meanwhile). A constant A: no reads. Buffer: B
 //              (when streamed) and two rows of A: a MAC cycle registers its operands, so the
 //              pipeline holds no row longer than D = 0 would.
-//              Example (tests/dataflow/schedule_mm_test.cpp): L=3, K=4, N=5, bC=1, D=6,
-//              streamed A (1 beat a row) and B: B's 20 reads at cycles 1..20, A row 0 at 21,
-//              row 0's MAC cycles for beats 0..4 at 23, 24, 25, 27, 28 (the first four also
-//              read row 1), their writes at 29, 30, 31, 33, 34.
+//              Example (tests/dataflow/schedule_mm_test.cpp): C[3,5] = A[3,4] B[4,5],
+//              L=3, D=6, a word a beat: B read at cycles 1..20, A row 0 at 21..24, row 0's
+//              MAC cycles for beats 0..4 at 26, 27, 28, 30, 31 (the first four also read
+//              row 1), their writes at 32, 33, 34, 36, 37. INSP order 1 batch 64: 35,453
+//              cycles, 35,411 at D = 0 (docs/rtl.md, "The mm engine's pipeline").
 //   transpose, full buffer: read every input beat (II=1), then write every output beat
 //   permute    (II=1).                                                buffer numel
 //   gather     reshape/unsqueeze/squeeze/expand/select/slice/cat/sum: demand-driven in

@@ -26,6 +26,12 @@ int64_t mm_beat_work(const Design& d, const Process& p) {
   return std::max<int64_t>(1, bc * K);
 }
 
+int64_t mm_pipeline_depth(int64_t lanes) {
+  int64_t levels = 0;
+  while ((int64_t(1) << levels) < lanes) ++levels;
+  return 5 + (levels + 1) / 2;
+}
+
 void set_mm_par(Design& d, ProcessId pid, int64_t requested) {
   if (pid < 0 || pid >= (ProcessId)d.processes.size())
     throw Error(fmt::format("set_mm_par: no process {} (the design has {})", pid, d.processes.size()));
@@ -36,6 +42,8 @@ void set_mm_par(Design& d, ProcessId pid, int64_t requested) {
                       "set_mm_par");
   p.mm_par = requested;
   p.mm_lanes = std::min(requested, mm_beat_work(d, p));
+  // The mm engine is pipelined; mm_reduce writes once, after its last row, and has none.
+  p.mm_depth = p.kind == Kind::Mm ? mm_pipeline_depth(p.mm_lanes) : 0;
 }
 
 void apply_parallelism(Design& d, const Parallelism& par) {

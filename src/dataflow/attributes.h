@@ -5,6 +5,10 @@
 //                              set_mm_par only: lower() for the uniform LowerOptions::mm_par,
 //                              apply_parallelism for a search's (or a plan file's) choice,
 //                              and the search itself on its working copy.
+//   Process::mm_depth          the mm pipeline's cycles from a beat's last MAC cycle to its
+//                              write: mm_pipeline_depth(mm_lanes) (0 on an mm_reduce), set with the lanes by
+//                              set_mm_par only; the schedule, the HLS delay line and the RTL's D
+//                              read it (the RTL checks its stages against it at elaboration).
 //   options.fabric_elementwise_mul  elementwise multipliers in LUTs: apply_parallelism.
 //   Stream::depth              Design::set_depths (FIFO sizing, a depth file).
 //
@@ -33,7 +37,14 @@ namespace inrarch::dataflow {
 // times the inner dim). The most MACs that can work.
 int64_t mm_beat_work(const Design& d, const Process& p);
 
-// Sets the MACs of mm process p: mm_par = requested, mm_lanes = min(requested, beat work).
+// The pipeline depth of an mm with `lanes` MACs (docs/rtl.md, "The mm engine"): 5 + ceil(lv/2)
+// with lv = ceil(log2 lanes) the adder levels of the lanes' prefix tree, a register every two
+// levels; the 5 are the operand (A/B) and product (M) registers, the window/select stage, the
+// accumulator stage and the fit stage. 1 lane: 5; 32: 8; 247: 9.
+int64_t mm_pipeline_depth(int64_t lanes);
+
+// Sets the MACs of mm process p: mm_par = requested, mm_lanes = min(requested, beat work),
+// mm_depth = mm_pipeline_depth(mm_lanes).
 // Throws inrarch::Error (LimitError past limits::kMaxParallel) naming the process when p is
 // not an mm or requested is out of [1, kMaxParallel].
 void set_mm_par(Design& d, ProcessId p, int64_t requested);

@@ -102,6 +102,9 @@ struct Process {
   // cap; the schedule, the event graph, the resource model and both backends read mm_lanes.
   int64_t mm_par = 1;
   int64_t mm_lanes = 1;
+  // Mm: cycles from the MAC cycle that takes a beat's last product to the step that writes the
+  // beat (mm_pipeline_depth(mm_lanes), attributes.h; set by set_mm_par). 0 elsewhere.
+  int64_t mm_depth = 0;
   int64_t buffer_bits = 0;             // kernel-internal RAM buffers (mm B, transpose, ...)
   int64_t rom_bits = 0;                // constant operands held as ROM (rom_elems each)
   std::vector<Step> custom_steps;      // Custom only

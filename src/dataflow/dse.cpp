@@ -25,18 +25,20 @@ int64_t own_cycles(const Design& d, ProcessId p) {
 
 namespace {
 
-// An mm's own cycles as a function of P: base + rows * ceil(beats * work / P) (its schedule:
-// the row's writes follow MmCadence, everything else is P-independent), with `beats` the
-// beats of a row of C and `work` = bC * K the MACs of one beat. `most` is the most P asked:
-// work, or limits::kMaxParallel where a wide beat of a long product has more.
+// An mm's own cycles as a function of P: base + rows * ceil(beats * work / P) + its pipeline
+// depth at min(P, work) lanes (its schedule: the row's MAC cycles follow MmCadence, the last
+// write comes the depth after the last of them, everything else is P-independent), with
+// `beats` the beats of a row of C and `work` = bC * K the MACs of one beat. `most` is the
+// most P asked: work, or limits::kMaxParallel where a wide beat of a long product has more.
 // An mm_reduce's (`reduce` set) are its MmReduceCadence's, and its least P a bisection.
 struct MmCost {
   ProcessId process;
   int64_t base, rows, beats, work, most;
   std::optional<MmReduceCadence> reduce;
 
+  int64_t depth(int64_t par) const { return mm_pipeline_depth(std::min(par, work)); }
   int64_t cycles(int64_t par) const {
-    return reduce ? reduce->cycles(par) : base + rows * MmCadence{work, par}.done(beats);
+    return reduce ? reduce->cycles(par) : base + rows * MmCadence{work, par}.done(beats) + depth(par);
   }
   // The least P whose cycles are <= target (`most` when the target is below reach).
   int64_t least_par(int64_t target) const {
@@ -49,9 +51,20 @@ struct MmCost {
       }
       return lo;
     }
-    int64_t per_row = rows > 0 ? (target - base) / rows : 0;
-    if (per_row < beats) return most;
-    return std::min(most, (beats * work + per_row - 1) / per_row);
+    // The depth grows with P in steps, so per range of P of one depth the least P is the
+    // closed form's.
+    for (int64_t lo = 1; lo <= most;) {
+      // depth 5 + ceil(ceil(log2 L) / 2) holds for L up to 4^(depth - 5) (attributes.h)
+      const int64_t top = int64_t(1) << (2 * (depth(lo) - 5));
+      const int64_t hi = top >= work ? most : std::min(most, top);
+      const int64_t per_row = rows > 0 ? (target - base - depth(lo)) / rows : 0;
+      if (per_row >= beats) {
+        const int64_t p = std::max(lo, (beats * work + per_row - 1) / per_row);
+        if (p <= hi) return p;
+      }
+      lo = hi + 1;
+    }
+    return most;
   }
 };
 
@@ -70,7 +83,7 @@ std::vector<MmCost> mm_costs(const Design& d) {
     const Stream& c = d.streams[d.processes[p].outputs.at(0)];
     int64_t K = d.processes[p].operands.at(0).shape.at(1);
     int64_t rows = c.shape.at(0), beats = c.beats() / rows, work = c.block * K;
-    out.push_back({pid, own_cycles(one, pid) - rows * beats * work, rows, beats, work,
+    out.push_back({pid, own_cycles(one, pid) - rows * beats * work - mm_pipeline_depth(1), rows, beats, work,
                    std::min(work, limits::kMaxParallel), std::nullopt});
   }
   return out;

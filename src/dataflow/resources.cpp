@@ -36,7 +36,8 @@ int64_t out_block(const Design& d, const Process& p) {
 
 // mm: L = mm_lanes MACs (the stored lanes, attributes.h); the A row double buffer and a
 // streamed B's buffer are split into L banks so the L lanes read in parallel, a constant
-// operand's ROM into ceil(L/2) dual-port banks (mm.h's partitions of the same L).
+// operand's ROM into ceil(L/2) dual-port banks (mm.h's partitions of the same L); fixed point:
+// the pipeline's registers.
 Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
   const Process& p = d.processes[pid];
   const int64_t w = d.options.elem_bits;
@@ -45,6 +46,9 @@ Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemAr
   const int64_t K = as.at(1), par = p.mm_lanes;  // the stored lanes (attributes.h)
   Usage u;
   for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a);
+  // The pipeline's stages past a lane's operand and product registers (mm_depth, attributes.h):
+  // a 64-bit accumulator-width register a lane each (docs/rtl.md, "The mm engine").
+  if (a.kind == Arith::Fixed) u.ff += std::max<int64_t>(0, p.mm_depth - 2) * 64 * par;
   if (p.operands[0].stream >= 0) arrays.push_back(banked(pid, "buffer", 2 * K, par, w));
   if (p.operands[1].stream >= 0) arrays.push_back(banked(pid, "buffer", numel(bs), par, w));
   if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(par), w));

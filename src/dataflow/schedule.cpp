@@ -65,46 +65,6 @@ Program elementwise(const Design& d, const Process& p) {
   return b.take();
 }
 
-Program mm(const Design& d, const Process& p) {
-  const auto& a = p.operands.at(0);
-  const auto& bop = p.operands.at(1);
-  StreamId out = p.outputs.at(0);
-  const Stream& c = d.streams[out];
-  int64_t M = c.shape.at(0), N = c.shape.at(1);
-  int64_t bc = c.block;
-  ProgramBuilder b;
-  int64_t K = 0;
-  if (bop.stream >= 0) {
-    const Stream& bs = d.streams[bop.stream];
-    K = bs.shape.at(0);
-    b.steps(bs.beats(), 1, {rd(bop.stream)});
-  }
-  if (a.stream >= 0) K = d.streams[a.stream].shape.at(1);
-  INRARCH_ASSERT(K > 0, "mm " + p.name + " has no streamed operand");
-  const int64_t writes = N / bc;
-  if (p.mm_lanes < 1 || p.mm_lanes > bc * K)
-    throw Error(fmt::format("schedule: mm {} has {} lanes, outside 1 to bC*K = {} (set_mm_par keeps them there)",
-                            p.name, p.mm_lanes, bc * K));
-  const MmCadence cad{bc * K, p.mm_lanes};
-  const FifoOp write_only[] = {wr(out)};
-  if (a.stream < 0) {
-    for (int64_t i = 0; i < M; ++i)
-      for (int64_t j = 0; j < writes; ++j) b.step(cad.delay(j), write_only);
-    return b.take();
-  }
-  // A row double-buffered: write step j of row i also reads beat j of row i+1.
-  const int64_t reads = K / d.streams[a.stream].block;
-  b.steps(reads, 1, {rd(a.stream)});
-  const FifoOp write_read[] = {wr(out), rd(a.stream)};
-  for (int64_t i = 0; i < M; ++i) {
-    int64_t overlap = i + 1 < M ? std::min(reads, writes) : 0;
-    for (int64_t j = 0; j < writes; ++j)
-      b.step(cad.delay(j), j < overlap ? std::span<const FifoOp>(write_read) : write_only);
-    if (i + 1 < M) b.steps(reads - overlap, 1, {rd(a.stream)});
-  }
-  return b.take();
-}
-
 Program full_buffer(const Design& d, const Process& p) {
   ProgramBuilder b;
   b.steps(d.streams[p.inputs.at(0)].beats(), 1, {rd(p.inputs[0])});
@@ -141,7 +101,7 @@ Program schedule(const Design& d, ProcessId pid) {
     case Kind::Copy: return copy(d, p);
     case Kind::Unary:
     case Kind::Binary: return elementwise(d, p);
-    case Kind::Mm: return mm(d, p);
+    case Kind::Mm: return schedule_mm(d, p);
     case Kind::MmReduce: return schedule_mm_reduce(d, p);
     case Kind::Transpose:
     case Kind::Permute: return full_buffer(d, p);

@@ -12,14 +12,23 @@
 //   unary /    II=1, L=1 (kElementwiseDepth): step i reads beat i of every streamed
 //   binary     operand and writes result beat i-1; a constant operand is a parameter/ROM.
 //   mm         C[M,N] = A[M,K] B[K,N] with L = mm_lanes MACs (min(mm_par, bC*K), stored
-//              by set_mm_par). Streamed B: read all of B first (II=1). Then read the K/bA
-//              beats of A row 0 (II=1), and per row i write the N/bC beats of C row i: the
-//              L MACs work through the row's products in order, L a cycle, so beat j is
-//              written ceil((j+1)*bC*K/L) cycles into the row (MmCadence; a row takes
-//              ceil(N*K/L) cycles); the A row
-//              is double-buffered: write step j also reads beat j of row i+1, and the beats
-//              of row i+1 left after the last write are read at II=1. A constant A: no
-//              reads. Buffer: B (when streamed) and two rows of A.
+//              by set_mm_par) and a pipeline of D = mm_depth cycles (set_mm_par too).
+//              Streamed B: read all of B first (II=1). Then read the K/bA beats of A row 0
+//              (II=1), and per row i ceil(N*K/L) MAC cycles: the L MACs work through the
+//              row's products in order, L a cycle, so the MAC cycle that takes beat j's last
+//              product is ceil((j+1)*bC*K/L) cycles into the row (MmCadence) and beat j is
+//              written D cycles after it (the write's own step, or merged into the step of
+//              that cycle); after the last MAC cycle the pipeline drains (write-only steps).
+//              The A row is double-buffered: beat j's MAC cycle also reads beat j of row
+//              i+1, and the beats of row i+1 left after the row's last MAC cycle are read at
+//              II=1 (the pipeline keeps writing meanwhile). A constant A: no reads. Buffer: B
+//              (when streamed) and two rows of A: a MAC cycle registers its operands, so the
+//              pipeline holds no row longer than D = 0 would.
+//              Example (tests/dataflow/schedule_mm_test.cpp): C[3,5] = A[3,4] B[4,5],
+//              L=3, D=6, a word a beat: B read at cycles 1..20, A row 0 at 21..24, row 0's
+//              MAC cycles for beats 0..4 at 26, 27, 28, 30, 31 (the first four also read
+//              row 1), their writes at 32, 33, 34, 36, 37. INSP order 1 batch 64: 35,453
+//              cycles, 35,411 at D = 0 (docs/rtl.md, "The mm engine's pipeline").
 //   mm_reduce  C[K,N] = Σ_r A[r,:]ᵀ B[r,:] (A [R,K], B [R,N]: the inner dim is the rows)
 //              with L = mm_lanes MACs (min(mm_par, K*N)), K*N accumulators. S = max(K/bA,
 //              N/bB) read steps a row (step j reads beat j of the A row and of the B row,
@@ -49,7 +58,7 @@ namespace inrarch::dataflow {
 
 inline constexpr int64_t kElementwiseDepth = 1;
 
-// When an mm with L working MACs writes its beats: the MACs take the row's products in
+// When an mm with L working MACs finishes its beats (the write follows mm_depth cycles later): the MACs take the row's products in
 // order, L a cycle, across beat boundaries, so beat j of a row (bC*K products each, `work`)
 // is done ceil((j+1)*work/L) cycles into the row. L is the process's stored mm_lanes, at
 // most `work` (the lane rule, attributes.h; the verifier checks it): a beat a cycle at most.
@@ -119,6 +128,8 @@ int64_t kernel_buffer_bits(const Design& d, ProcessId p);
 // process and stream otherwise.
 void check_programs(const Design& d, const std::vector<Program>& progs);
 
+// The mm kernel (schedule_mm.cpp).
+Program schedule_mm(const Design& d, const Process& p);
 // mm_reduce kernels (schedule_mm_reduce.cpp).
 MmReduceCadence mm_reduce_cadence(const Design& d, const Process& p);
 Program schedule_mm_reduce(const Design& d, const Process& p);

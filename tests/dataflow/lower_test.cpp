@@ -58,44 +58,7 @@ TEST(Lower, SameValueTwiceAndBlocks) {
   EXPECT_NO_THROW(verify(d));
 }
 
-TEST(Schedule, MmStreamedBAndCompactRuns) {
-  ir::Graph g;
-  ir::NodeId a = g.input("a", {3, 4});
-  ir::NodeId b = g.input("b", {4, 5});
-  g.add_output("c", g.mm(a, b));
-  LowerOptions o;
-  o.mm_par = 3;
-  Design d = lower(g, o);
-  ProcessId mm = d.find_process("mm_2");
-  ASSERT_GE(mm, 0);
-  Program p = schedule(d, mm);
-  std::vector<Step> steps = expand(p);
-  // 20 reads of B, 4 reads of A row 0 (delay 1), then per row 5 writes: the 3 MACs take
-  // the row's 20 products in order, so beat j is done at ceil(4(j+1)/3) = 2, 3, 4, 6, 7
-  // cycles into the row (delays 2, 1, 1, 2, 1); in rows 0 and 1 the first 4 writes also
-  // read the next A row (double buffer).
-  ASSERT_EQ(steps.size(), 20u + 4 + 3 * 5);
-  const StreamId sa = d.processes[mm].operands[0].stream;
-  EXPECT_FALSE(steps[0].ops[0].write);
-  EXPECT_EQ(steps[0].ops[0].stream, d.processes[mm].operands[1].stream);
-  EXPECT_EQ(steps[23].ops, (std::vector<FifoOp>{{sa, false}}));
-  EXPECT_EQ(steps[24].delay, 2);
-  ASSERT_EQ(steps[24].ops.size(), 2u);
-  EXPECT_TRUE(steps[24].ops[0].write);
-  EXPECT_EQ(steps[24].ops[1], (FifoOp{sa, false}));
-  EXPECT_EQ(steps[28].ops.size(), 1u);  // row 0's fifth write: row 1 is read
-  int64_t a_reads = 0, time = 0;
-  for (const Step& s : steps) {
-    time += s.delay;
-    for (const FifoOp& op : s.ops) a_reads += op.stream == sa;
-  }
-  EXPECT_EQ(a_reads, 12);
-  EXPECT_EQ(time, 20 + 4 + 3 * 7);  // no row waits for its own A reads after row 0
-  // Runs: B, A row 0, then per row 4 (delays 2 | 1, 1 | 2 | 1; the write-only last step and
-  // the last row's steps never merge with a neighbour of another delay or op set).
-  EXPECT_EQ(p.runs.size(), 2u + 3 * 4);
-  EXPECT_EQ(d.processes[mm].buffer_bits, (20 + 2 * 4) * 32);
-}
+// The mm schedule's tests are in schedule_mm_test.cpp.
 
 TEST(Schedule, ElementwiseIsThreeRunsAtAnySize) {
   ir::Graph g;

@@ -76,16 +76,17 @@ std::string elementwise(const Ctx& c, dataflow::ProcessId pid) {
                      trailing_flag(c, pid));
 }
 
-// mm<PAR[, SHIFT]>: PAR is the stored lanes (Process::mm_lanes, the lane rule applied once
-// by set_mm_par: the array partitions and ROM banks of mm.h follow it); SHIFT realigns the
-// accumulator to the output's exponent.
+// mm<PAR, SHIFT, DEPTH>: PAR is the stored lanes (Process::mm_lanes, the lane rule applied
+// once by set_mm_par: the array partitions and ROM banks of mm.h follow it); SHIFT realigns
+// the accumulator to the output's exponent; DEPTH is the stored pipeline depth
+// (Process::mm_depth): mm.h writes each beat that many cycles after its MAC cycle.
 std::string mm(const Ctx& c, dataflow::ProcessId pid) {
   const Process& p = c.d.processes[pid];
   const auto& a = p.operands.at(0);
   const auto& b = p.operands.at(1);
   const std::vector<int>& e = c.scale.operand_exp[pid];
   int shift = c.scale.stream_exp[p.outputs.at(0)] - e.at(0) - e.at(1);
-  std::string params = std::to_string(p.mm_lanes) + (shift ? ", " + std::to_string(shift) : "");
+  std::string params = fmt::format("{}, {}, {}", p.mm_lanes, shift, p.mm_depth);
   const std::string out = c.var[p.outputs.at(0)] + trailing_flag(c, pid);
   if (a.stream >= 0 && b.stream >= 0)
     return fmt::format("inrarch_hls::mm<{}>({}, {}, {})", params, c.var[a.stream],

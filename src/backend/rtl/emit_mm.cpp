@@ -79,8 +79,9 @@ std::string mm_instance(const Ctx& c, ProcessId pid) {
       ports += fmt::format(".{}_data({}_r_data), .{}_valid({}_r_valid), .{}_ready({}_r_ready),\n      ", x, s.name, x,
                            s.name, x, s.name);
     }
-  params += fmt::format(".BC({}), .L({}), .G({}),\n      .SHIFT({})", out.block, lanes, std::gcd(lanes, K),
-                        c.stream_exp(p.outputs[0]) - c.operand_exp(pid, 0) - c.operand_exp(pid, 1));
+  // D: the stored pipeline depth (attributes.h); the engine checks it against its stages.
+  params += fmt::format(".BC({}), .L({}), .G({}),\n      .SHIFT({}), .D({})", out.block, lanes, std::gcd(lanes, K),
+                        c.stream_exp(p.outputs[0]) - c.operand_exp(pid, 0) - c.operand_exp(pid, 1), p.mm_depth);
   const char* module = a.stream < 0 ? "inrarch_mm_rom_a" : b.stream < 0 ? "inrarch_mm_rom_b" : "inrarch_mm";
   if (a.stream < 0 || b.stream < 0) params += fmt::format(", .ROM_FILE(\"{}\")", mm_rom_file(p));
   return fmt::format("  {} #({}) u_{} (\n      .clk, .rst, {}.out_data({}_w_data), .out_valid({}_w_valid), "

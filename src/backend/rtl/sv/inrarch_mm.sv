@@ -16,7 +16,8 @@ module inrarch_mm #(
     parameter int BC = 1,
     parameter int L = 1,
     parameter int G = 1,
-    parameter int SHIFT = 0
+    parameter int SHIFT = 0,
+    parameter int D = 5
 ) (
     input  logic          clk,
     input  logic          rst,
@@ -38,7 +39,7 @@ module inrarch_mm #(
   inrarch_mm_bbuf #(.W(W), .K(K), .N(N), .BB(BB), .L(L)) u_b (
       .clk, .rst, .b_data, .b_valid, .b_ready, .c_next, .bq, .b_done, .ovf(b_ovf));
   inrarch_mm_stream_a #(.W(W), .F(F), .FA(FA), .M(M), .K(K), .N(N), .BA(BA), .BC(BC), .L(L), .G(G),
-                        .SHIFT(SHIFT)) u_rows (
+                        .SHIFT(SHIFT), .D(D)) u_rows (
       .clk, .rst, .go(full), .pre_ovf(b_ovf), .bq, .c_next, .a_data, .a_valid, .a_ready, .out_data,
       .out_valid, .out_ready);
 endmodule

@@ -1,15 +1,16 @@
 // C[M, N] = A[M, K] · B[K, N] with A a constant ROM and B streamed (BB elements a beat), L
 // MACs (the design's mm_lanes, at most BC*K; the HLS library's mm_rom_a<P, SHIFT>). Schedule (schedule.h):
 // read every beat of B (II = 1) into inrarch_mm_bbuf; then per row of C, C = ceil(N*K/L)
-// MAC cycles on inrarch_mm_engine, each taking the row's next L products; the cycle that
-// takes a beat's last product is a write step (it waits for room), so write step j of every
-// row comes ceil((j+1)*BC*K/L) cycles into the row (MmCadence, no reads after B).
+// MAC cycles on inrarch_mm_engine, each taking the row's next L products; beat j of every row
+// has its last product taken ceil((j+1)*BC*K/L) cycles into the row (MmCadence, no reads
+// after B) and is written D cycles later (waiting for room: a full FIFO holds every register,
+// the pipeline too); after the last row the pipeline drains.
 // A is ROM_FILE, M lines of K*W bits (row i, word k at [k*W +: W]), read one cycle ahead
 // into `aq` (a block ROM can hold it): the row the next row start loads into `h`, which
 // rotates by L words a MAC cycle as inrarch_mm_stream_a's rows do. `aq` is row 0 until B's
 // last beat and the next row from then on, so a row of one MAC cycle still finds it.
-// A written beat carries the sticky flag of every B beat and of every fit so far, its own
-// elements' included (the HLS kernel sets out.ovf after the beat's last fit).
+// A written beat carries the sticky flag of every B beat and of every fit up to its own
+// elements' (the HLS kernel sets out.ovf after the beat's last fit).
 module inrarch_mm_rom_a #(
     parameter int W = 32,
     parameter int F = 22,
@@ -22,6 +23,7 @@ module inrarch_mm_rom_a #(
     parameter int L = 1,
     parameter int G = 1,
     parameter int SHIFT = 0,
+    parameter int D = 5,
     parameter ROM_FILE = "a.hex"
 ) (
     input  logic          clk,
@@ -43,17 +45,21 @@ module inrarch_mm_rom_a #(
   logic [CW-1:0] c_next;
   logic [BC*W-1:0] beat;
   logic [MW-1:0] i;              // the row
-  logic b_done, b_ovf, full, finished, sticky;
-  logic mac, adv, fire_w, writes, row_end, beat_ovf, fit_ovf;
+  logic b_done, b_ovf, full, finished;
+  logic mac, adv, tick, wr, row_end, beat_ovf;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic writes;  // no reads to pace: the write comes from the pipeline
+  /* verilator lint_on UNUSEDSIGNAL */
   inrarch_mm_bbuf #(.W(W), .K(K), .N(N), .BB(BB), .L(L)) u_b (
       .clk, .rst, .b_data, .b_valid, .b_ready, .c_next, .bq, .b_done, .ovf(b_ovf));
-  inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT)) u_engine (
-      .clk, .rst, .mac, .adv, .arow(h[(L < K ? L : K)*W-1:0]), .bq, .writes, .row_end, .c_next, .beat, .beat_ovf, .fit_ovf);
+  inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT), .D(D)) u_engine (
+      .clk, .rst, .mac, .tick, .flag(b_ovf), .arow(h[(L < K ? L : K)*W-1:0]), .bq, .writes, .row_end, .c_next,
+      .wr, .beat, .beat_ovf);
   assign mac       = full && !finished;
-  assign fire_w    = mac && writes && out_ready;
-  assign adv       = mac && (!writes || fire_w);
-  assign out_valid = fire_w;
-  assign out_data  = {b_ovf || sticky || beat_ovf, beat};
+  assign tick      = !wr || out_ready;
+  assign adv       = tick && mac;
+  assign out_valid = tick && wr;
+  assign out_data  = {beat_ovf, beat};
 
   // A's rows: the next one a cycle ahead (row 0 until B is read), rotated as it is used.
   logic [MW-1:0] i_after;
@@ -74,12 +80,10 @@ module inrarch_mm_rom_a #(
     if (rst) begin
       full <= 1'b0;
       finished <= 1'b0;
-      sticky <= 1'b0;
       i <= '0;
     end else begin
       full <= b_done;
       if (adv) begin
-        sticky <= sticky || fit_ovf;
         i <= i_after;
         if (row_end && i == MW'(M - 1)) finished <= 1'b1;
       end

@@ -15,6 +15,7 @@ module inrarch_mm_rom_b #(
     parameter int L = 1,
     parameter int G = 1,
     parameter int SHIFT = 0,
+    parameter int D = 5,
     parameter ROM_FILE = "b.hex"
 ) (
     input  logic          clk,
@@ -33,7 +34,7 @@ module inrarch_mm_rom_b #(
   logic [CW-1:0] c_next;
   always_ff @(posedge clk) bq <= brom[c_next];
   inrarch_mm_stream_a #(.W(W), .F(F), .FA(FA), .M(M), .K(K), .N(N), .BA(BA), .BC(BC), .L(L), .G(G),
-                        .SHIFT(SHIFT)) u_rows (
+                        .SHIFT(SHIFT), .D(D)) u_rows (
       .clk, .rst, .go(1'b1), .pre_ovf(1'b0), .bq, .c_next, .a_data, .a_valid, .a_ready, .out_data,
       .out_valid, .out_ready);
 endmodule

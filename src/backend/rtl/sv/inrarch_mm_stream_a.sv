@@ -1,15 +1,16 @@
 // C[M, N] = A[M, K] · B[K, N] with A streamed (BA elements a beat) and B read from outside a
 // cycle ahead (`bq` at `c_next`: a ROM, or a buffer of a streamed B), on inrarch_mm_engine's
-// L MACs. Schedule (schedule.h, MmCadence), once `go` (B is there): read the K/BA beats of A
-// row 0 (II = 1); then per row, C = ceil(N*K/L) MAC cycles. The cycle that takes a beat's
-// last product is a write step (it waits for room) and, while beats of the next A row are
-// left to read, also reads one (waiting for it); beats of the next row left after the last
-// write are read at II = 1. So write step j comes ceil((j+1)*BC*K/L) cycles into the row.
+// L MACs, D pipeline stages. Schedule (schedule.h, MmCadence), once `go` (B is there): read
+// the K/BA beats of A row 0 (II = 1); then per row, C = ceil(N*K/L) MAC cycles. The cycle
+// that takes a beat's last product, ceil((j+1)*BC*K/L) cycles into the row for beat j, reads
+// a beat of the next A row while some are left to read (waiting for it); beats of the next
+// row left after the row's last MAC cycle are read at II = 1. Beat j is written D cycles
+// after its MAC cycle (waiting for room). A cycle is one step: it fires (`tick`) when all of
+// its reads and its write can; else every register holds, the engine's pipeline too.
 // A's two rows are registers: a row's beats shift into their half in order, and the half in
 // use rotates by L words a MAC cycle (word x <- word (x + L) mod K).
 // A written beat carries the sticky flag of `pre_ovf` (B's beats), of the A beats read
-// before its step and of every fit so far: its own elements', not those of lanes after its
-// last one in the same cycle.
+// before its MAC cycle and of every fit up to its own (the engine carries the flag).
 module inrarch_mm_stream_a #(
     parameter int W = 32,
     parameter int F = 22,
@@ -22,6 +23,7 @@ module inrarch_mm_stream_a #(
     parameter int L = 1,
     parameter int G = 1,
     parameter int SHIFT = 0,
+    parameter int D = 5,
     parameter int CW = (N * K + L - 1) / L > 1 ? $clog2((N * K + L - 1) / L) : 1  // derived, not set
 ) (
     input  logic          clk,
@@ -48,22 +50,26 @@ module inrarch_mm_stream_a #(
   logic [MW-1:0] i;              // the row
   logic [KW-1:0] ra;             // the next A beat of a read phase
   logic [NW-1:0] jb;             // beats written in the row
-  logic mac, writes, row_end, more, fire_w, fire_r, adv, last_read, beat_ovf, fit_ovf;
+  logic mac, writes, row_end, more, wr, need_r, read_phase, tick, fire_r, adv, last_read, beat_ovf;
   logic [K*W-1:0] arow, hrot;
   logic [BC*W-1:0] beat;
   assign arow = cur ? h1 : h0;
-  inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT)) u_engine (
-      .clk, .rst, .mac, .adv, .arow(arow[(L < K ? L : K)*W-1:0]), .bq, .writes, .row_end, .c_next, .beat, .beat_ovf, .fit_ovf);
+  inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT), .D(D)) u_engine (
+      .clk, .rst, .mac, .tick, .flag(pre_ovf || sticky), .arow(arow[(L < K ? L : K)*W-1:0]), .bq, .writes,
+      .row_end, .c_next, .wr, .beat, .beat_ovf);
 
-  // Steps: the reads of a read phase, and the write (+ read) of each beat's last product.
-  assign mac       = phase == ROW;
-  assign more      = i != MW'(M - 1) && jb < NW'(OVERLAP);
-  assign fire_w    = mac && writes && out_ready && (!more || a_valid);
-  assign adv       = mac && (!writes || fire_w);
-  assign fire_r    = started && go && (phase == FIRST_ROW || phase == TAIL) && a_valid;
-  assign a_ready   = fire_r || (fire_w && more);
-  assign out_valid = fire_w;
-  assign out_data  = {pre_ovf || sticky || beat_ovf, beat};
+  // Steps: a read phase's cycles read; a MAC cycle reads with its beat's last product while
+  // the next row has beats left; any cycle writes the beat whose MAC cycle was D ago.
+  assign mac        = phase == ROW;
+  assign read_phase = phase == FIRST_ROW || phase == TAIL;
+  assign more       = i != MW'(M - 1) && jb < NW'(OVERLAP);
+  assign need_r     = read_phase || (mac && writes && more);
+  assign tick       = (!read_phase || (started && go)) && (!need_r || a_valid) && (!wr || out_ready);
+  assign adv        = tick && mac;
+  assign fire_r     = tick && read_phase;
+  assign a_ready    = tick && need_r;
+  assign out_valid  = tick && wr;
+  assign out_data   = {beat_ovf, beat};
   assign last_read = ra == KW'(READS - 1);
 
   // A: a row's beats come in order, so each shifts into the half being filled (row 0 into
@@ -102,8 +108,8 @@ module inrarch_mm_stream_a #(
       jb <= '0;
     end else begin
       started <= 1'b1;
+      if (a_ready) sticky <= sticky || a_data[BA*W];
       if (fire_r) begin  // FIRST_ROW, TAIL
-        sticky <= sticky || a_data[BA*W];
         ra <= last_read ? '0 : ra + 1'b1;
         if (last_read) begin
           phase <= ROW;
@@ -112,9 +118,8 @@ module inrarch_mm_stream_a #(
             cur <= !cur;
           end
         end
-      end else if (adv) begin  // a MAC cycle, a write step or not
-        sticky <= sticky || fit_ovf || (fire_w && more && a_data[BA*W]);
-        if (fire_w) jb <= jb + 1'b1;
+      end else if (adv) begin  // a MAC cycle
+        if (writes) jb <= jb + 1'b1;
         if (row_end) begin  // its last write
           jb <= '0;
           if (i == MW'(M - 1)) phase <= DONE;

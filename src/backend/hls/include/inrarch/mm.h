@@ -5,8 +5,11 @@
 // and nothing is read). Then for each row i write the N/bC beats of row i of C, the PAR
 // MACs taking the row's products in order, PAR a cycle (mm_row: beat j at
 // ceil((j+1)·bC·K/PAR) cycles into the row), while reading row i+1 of A into the other
-// half of a double buffer: write step j also reads beat j, the rest follow at II=1. SHIFT (power-of-two scaling, scaled.h) moves the
-// wide accumulator to the output's exponent before the one rounding to T.
+// half of a double buffer: the MAC cycle of beat j also reads beat j, the rest follow at
+// II=1. Beat j is written DEPTH cycles after its MAC cycle (Process::mm_depth, the RTL
+// engine's pipeline; mm_pipe below), so a cycle's step may write an older beat and read; after
+// the last row DEPTH cycles drain the pipeline. SHIFT (power-of-two scaling, scaled.h) moves
+// the wide accumulator to the output's exponent before the one rounding to T.
 //
 // Memory layout. B is held column-major (element (k, n) at n*K + k: the streamed B buffer
 // and the B ROM that weights.h emits transposed), A row-major, so the PAR operands one
@@ -34,7 +37,41 @@ void mm_read_beat(AS& a, T* arow, int kb, bool& ovf) {
   ovf = ovf || x.ovf;
 }
 
-// What happens in the step that writes beat jb: nothing (a constant A), or the read of
+// The beats in flight: the one finished in cycle t leaves in cycle t + DEPTH (a delay line
+// of DEPTH + 1 slots; DEPTH = 0 writes in the finishing cycle). The II=1 loops call cycle()
+// once an iteration, so a beat finished in one loop can leave in the next.
+template <class Beat, int DEPTH>
+struct mm_pipe {
+  Beat slot[DEPTH + 1];
+  bool full[DEPTH + 1];
+  int at;
+  mm_pipe() : at(0) {
+#pragma HLS array_partition variable = slot complete
+#pragma HLS array_partition variable = full complete
+    for (int i = 0; i <= DEPTH; ++i) full[i] = false;
+  }
+  // One cycle: `has` = beat `b` finished in it; writes the beat finished DEPTH cycles ago.
+  template <class CS>
+  void cycle(CS& c, bool has, const Beat& b) {
+    slot[at] = b;
+    full[at] = has;
+    const int out = at == DEPTH ? 0 : at + 1;  // (t - DEPTH) mod (DEPTH + 1)
+    if (full[out]) c.write(slot[out]);
+    full[out] = false;
+    at = out;
+  }
+  // The cycles after the last MAC cycle: write what is left.
+  template <class CS>
+  void drain(CS& c) {
+    for (int d = 0; d < DEPTH; ++d) {
+#pragma HLS pipeline II = 1
+      INRARCH_STEP();
+      cycle(c, false, slot[at]);
+    }
+  }
+};
+
+// What happens in the MAC cycle that finishes beat jb: nothing (a constant A), or the read of
 // beat jb of the next A row into the other half of the double buffer.
 struct mm_no_read {
   void operator()(int, bool&) const {}
@@ -50,25 +87,28 @@ struct mm_next_row {
 };
 
 // Row i of C. The PAR MACs take the row's N*K products in order (element n = jb*BC + e,
-// then k = 0..K-1), PAR a cycle, across element and beat boundaries, so beat jb is written
-// in the cycle its last product is taken: ceil((jb+1)*BC*K/PAR) cycles into the row
-// (MmCadence in schedule.h), and no MAC idles at the end of a dot product when PAR does
-// not divide K. Each element still sums its K products in order, then rounds once; at most
+// then k = 0..K-1), PAR a cycle, across element and beat boundaries, so beat jb's last
+// product is taken ceil((jb+1)*BC*K/PAR) cycles into the row (MmCadence in schedule.h) and
+// it goes into `pipe` then, to be written DEPTH cycles later; no MAC idles at the end of a
+// dot product when PAR does not divide K. The beat's flag is the sticky bit at its last
+// fit: the reads before this cycle's and the fits so far. Each element still sums its K products in order, then rounds once; at most
 // one beat completes a cycle: PAR is the design's stored lane count (Process::mm_lanes,
 // at most BC*K by the lane rule of dataflow/attributes.h), so the kernel caps nothing. B is
 // column-major: element n's products read bm[n*K + k], PAR consecutive addresses a cycle.
 // ovf: the kernel's sticky bit.
-template <int PAR, int SHIFT, class T, int K, int N, class CS, class OnWrite>
-void mm_row(const T* arow, const T* bm, CS& c, const OnWrite& on_write, bool& ovf) {
+template <int PAR, int SHIFT, class T, int K, int N, class CS, class Pipe, class OnWrite>
+void mm_row(const T* arow, const T* bm, CS& c, Pipe& pipe, const OnWrite& on_write, bool& ovf) {
   typedef typename acc_type<T>::type acc_t;
   const int BC = CS::block;
   static_assert(PAR >= 1 && PAR <= CS::block * K,
                 "mm: PAR is the working lanes, 1 to BC*K (dataflow::set_mm_par stores them so)");
-  typename CS::beat_type out;
+  typename CS::beat_type out, done;
   acc_t acc = 0;
   int n = 0, k = 0;  // the next product: element n of the row, term k
   for (int t = 0; t < N * K; t += PAR) {
 #pragma HLS pipeline II = 1
+    bool has = false;
+    int jb = 0;
     for (int u = 0; u < PAR; ++u) {
 #pragma HLS unroll
       if (t + u >= N * K) break;
@@ -78,25 +118,29 @@ void mm_row(const T* arow, const T* bm, CS& c, const OnWrite& on_write, bool& ov
       acc = 0;
       k = 0;
       if (++n % BC) continue;
-      INRARCH_STEP();
       out.ovf = ovf;
-      c.write(out);
-      on_write(n / BC - 1, ovf);
+      done = out;
+      has = true;
+      jb = n / BC - 1;
     }
+    INRARCH_STEP();
+    pipe.cycle(c, has, done);
+    if (has) on_write(jb, ovf);
   }
 }
 
 // Writes row i of C from arow and, when `more`, reads row i+1 of A into next (the other
 // half of the double buffer): write step jb also reads beat jb; beats left over after the
 // last write are read at II=1.
-template <int PAR, int SHIFT, class T, int K, int N, class CS, class AS>
-void mm_write_row_reading(const T arow[K], const T* bm, CS& c, AS& a, T* next, bool more,
+template <int PAR, int SHIFT, class T, int K, int N, class CS, class Pipe, class AS>
+void mm_write_row_reading(const T arow[K], const T* bm, CS& c, Pipe& pipe, AS& a, T* next, bool more,
                           bool& ovf) {
   const int W = N / CS::block, R = K / AS::block;
-  mm_row<PAR, SHIFT, T, K, N>(arow, bm, c, mm_next_row<AS, T>{a, next, more}, ovf);
+  mm_row<PAR, SHIFT, T, K, N>(arow, bm, c, pipe, mm_next_row<AS, T>{a, next, more}, ovf);
   for (int kb = W; more && kb < R; ++kb) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
+    pipe.cycle(c, false, pipe.slot[0]);
     mm_read_beat(a, next, kb, ovf);
   }
 }
@@ -135,7 +179,7 @@ void mm_read_b(BS& b, T* bm, bool& ovf) {
 // Each form has a twin without the trailing flag (elementwise.h: the top's flag of the
 // output port the kernel writes).
 // A and B streamed; bm column-major (mm_read_b).
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BB, int BC>
+template <int PAR, int SHIFT = 0, int DEPTH = 0, class T, int M, int K, int N, int BA, int BB, int BC>
 void mm(array_stream<T, shape<M, K>, BA>& a, array_stream<T, shape<K, N>, BB>& b,
         array_stream<T, shape<M, N>, BC>& c, bool& flag) {
   T bm[K * N];
@@ -145,22 +189,24 @@ void mm(array_stream<T, shape<M, K>, BA>& a, array_stream<T, shape<K, N>, BB>& b
   bool ovf = false;
   mm_read_b(b, bm, ovf);
   mm_read_row(a, arow[0], ovf);
+  mm_pipe<typename array_stream<T, shape<M, N>, BC>::beat_type, DEPTH> pipe;
   for (int i = 0; i < M; ++i)
-    mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], bm, c, a, arow[(i + 1) % 2], i + 1 < M, ovf);
+    mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], bm, c, pipe, a, arow[(i + 1) % 2], i + 1 < M, ovf);
+  pipe.drain(c);
   flag = ovf;
 }
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BB, int BC>
+template <int PAR, int SHIFT = 0, int DEPTH = 0, class T, int M, int K, int N, int BA, int BB, int BC>
 void mm(array_stream<T, shape<M, K>, BA>& a, array_stream<T, shape<K, N>, BB>& b,
         array_stream<T, shape<M, N>, BC>& c) {
   bool unused = false;
-  mm<PAR, SHIFT>(a, b, c, unused);
+  mm<PAR, SHIFT, DEPTH>(a, b, c, unused);
 }
 
 // A streamed, B a constant ROM (column-major K x N, weights.h): the SIREN layers.
 // ROM_BANKS is a const int because a pragma argument must be a constant; Vitis accepts
 // const variables there (UG1399, "Using Constants with Pragmas"), not every expression.
 // A has rows * M rows (M per sample); B is the same for every sample.
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BC>
+template <int PAR, int SHIFT = 0, int DEPTH = 0, class T, int M, int K, int N, int BA, int BC>
 void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
               array_stream<T, shape<M, N>, BC>& c, bool& flag) {
   const int ROM_BANKS = (PAR + 1) / 2;
@@ -172,21 +218,23 @@ void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N
   bool ovf = false;
   mm_read_row(a, arow[0], ovf);
   const int rows_of_a = rows * M;
+  mm_pipe<typename array_stream<T, shape<M, N>, BC>::beat_type, DEPTH> pipe;
   for (int i = 0; i < rows_of_a; ++i)
-    mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], b_rom, c, a, arow[(i + 1) % 2],
+    mm_write_row_reading<PAR, SHIFT, T, K, N>(arow[i % 2], b_rom, c, pipe, a, arow[(i + 1) % 2],
                                               i + 1 < rows_of_a, ovf);
+  pipe.drain(c);
   flag = ovf;
 }
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BA, int BC>
+template <int PAR, int SHIFT = 0, int DEPTH = 0, class T, int M, int K, int N, int BA, int BC>
 void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
               array_stream<T, shape<M, N>, BC>& c) {
   bool unused = false;
-  mm_rom_b<PAR, SHIFT>(rows, a, b_rom, c, unused);
+  mm_rom_b<PAR, SHIFT, DEPTH>(rows, a, b_rom, c, unused);
 }
 
 // A a constant ROM (row-major M x K: row i's PAR reads are already consecutive), B streamed
 // (the paper's Fig. 5: W · x).
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BB, int BC>
+template <int PAR, int SHIFT = 0, int DEPTH = 0, class T, int M, int K, int N, int BB, int BC>
 void mm_rom_a(const T a_rom[M * K], array_stream<T, shape<K, N>, BB>& b,
               array_stream<T, shape<M, N>, BC>& c, bool& flag) {
   const int ROM_BANKS = (PAR + 1) / 2;
@@ -197,14 +245,16 @@ void mm_rom_a(const T a_rom[M * K], array_stream<T, shape<K, N>, BB>& b,
 #pragma HLS array_partition variable = bm cyclic factor = PAR dim = 1
   bool ovf = false;
   mm_read_b(b, bm, ovf);
-  for (int i = 0; i < M; ++i) mm_row<PAR, SHIFT, T, K, N>(a_rom + i * K, bm, c, mm_no_read(), ovf);
+  mm_pipe<typename array_stream<T, shape<M, N>, BC>::beat_type, DEPTH> pipe;
+  for (int i = 0; i < M; ++i) mm_row<PAR, SHIFT, T, K, N>(a_rom + i * K, bm, c, pipe, mm_no_read(), ovf);
+  pipe.drain(c);
   flag = ovf;
 }
-template <int PAR, int SHIFT = 0, class T, int M, int K, int N, int BB, int BC>
+template <int PAR, int SHIFT = 0, int DEPTH = 0, class T, int M, int K, int N, int BB, int BC>
 void mm_rom_a(const T a_rom[M * K], array_stream<T, shape<K, N>, BB>& b,
               array_stream<T, shape<M, N>, BC>& c) {
   bool unused = false;
-  mm_rom_a<PAR, SHIFT>(a_rom, b, c, unused);
+  mm_rom_a<PAR, SHIFT, DEPTH>(a_rom, b, c, unused);
 }
 
 }  // namespace inrarch_hls

@@ -98,3 +98,12 @@ fuzz: deps
 
 clean:
 	rm -rf $(BUILD) $(ASAN) out
+
+# make bench-synth: the searched INSP order 1 (batch 8, width 32) compiled to RTL, then
+# synthesized per class (cached in out/bench-synth-w32/rtl/logs/synth/); prints the
+# resources and the per-class timing estimate (docs/rtl.md, "Timing estimate").
+.PHONY: bench-synth
+bench-synth: build
+	$(BUILD)/inrarch compile --builtin insp --mode reverse --order 1 --batch 8 --width 32 --rtl --no-rtl-sim --no-csim \
+	  -q -o out/bench-synth-w32
+	$(BUILD)/inrarch synth out/bench-synth-w32 --method per-class --class-timeout 1800

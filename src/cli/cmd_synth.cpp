@@ -1,7 +1,7 @@
 // `inrarch synth OUT`: Yosys's synth_xilinx of the RTL that `compile --rtl` wrote in OUT/rtl,
 // per kernel instance class or flattened (docs/rtl.md §5); prints its resources beside the
 // model's estimate, per kind and in total, and adds them to OUT/report.json as
-// resources_synth.
+// resources_synth; per class, also the netlist's timing estimate (report.json's timing).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -47,6 +47,9 @@ void print_table(const nlohmann::json& syn, const nlohmann::json& resources) {
     fmt::print("; {} classes for {} instances, {} cached", syn["classes"].get<int64_t>(), syn["instances"].get<int64_t>(),
                syn["cached"].get<int64_t>());
   fmt::print(")\n");
+  if (syn.value("partial", false))
+    fmt::print("(only the classes matching --classes '{}': the totals above are theirs, not the design's)\n",
+               syn["selected"].get<std::string>());
 }
 
 int run_synth(SynthArgs& a) {
@@ -58,8 +61,13 @@ int run_synth(SynthArgs& a) {
   nlohmann::json syn = rtl::synthesize_design(out / "rtl", a.opt);
   nlohmann::json r = fs::exists(report) ? nlohmann::json::parse(read_file(report)) : nlohmann::json::object();
   print_table(syn, r.value("resources", nlohmann::json()));
+  const nlohmann::json timing = syn.contains("timing") ? syn["timing"] : nlohmann::json();
+  syn.erase("timing");
+  if (timing.is_object()) fmt::print("\n{}", rtl::format_timing_table(timing));
+  else fmt::print("(no timing estimate: it is made per class; --method per-class)\n");
   if (fs::exists(report)) {
     r["resources_synth"] = syn;
+    if (timing.is_object()) r["timing"] = timing;
     write_file_atomic(report, r.dump(2) + "\n");
   }
   return 0;
@@ -78,6 +86,13 @@ void register_synth(CLI::App& app) {
   cmd->add_option("--jobs", args->opt.jobs, "Classes synthesized at once (0: the machine's cores)")->capture_default_str();
   cmd->add_option("--class-timeout", args->opt.class_timeout_s, "Seconds one class's Yosys may run")->capture_default_str();
   cmd->add_option("--budget", args->opt.budget_s, "Seconds the flattened Yosys may run")->capture_default_str();
+  cmd->add_option("--classes", args->opt.classes,
+                  "Synthesize only the classes whose key (\"inrarch_mm P=V ...\", \"top inrarch_top\") matches this "
+                  "regular expression; implies --method per-class");
+  cmd->add_option("--clock-mhz", args->opt.timing.clock_mhz, "Clock the timing estimate checks each class against")
+      ->capture_default_str();
+  cmd->add_option("--route-ns", args->opt.timing.route_ns, "Assumed routing delay per net of the timing estimate")
+      ->capture_default_str();
   cmd->add_flag("--exact-roms", args->opt.exact_roms,
                 "A class per ROM contents, not only per ROM depth (the counts of an unflattened synthesis)");
   cmd->callback([args] { run_guarded("synth", [args] { return run_synth(*args); }); });

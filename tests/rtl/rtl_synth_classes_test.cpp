@@ -70,6 +70,40 @@ TEST(RtlSynthClasses, PerClassSumEqualsUnflattenedSynthesis) {
   SynthOptions bad;
   bad.method = "sideways";
   EXPECT_THROW(synthesize_design(dir, bad), Error);
+  // Every class is timed from its netlist; the cached run reads the same timing.
+  const nlohmann::json& t = per["timing"];
+  ASSERT_EQ(t["by_class"].size(), per["classes"].get<size_t>());
+  for (const auto& row : t["by_class"]) {
+    EXPECT_TRUE(row["est_ns"].is_number()) << row.dump();
+    EXPECT_FALSE(row.contains("error")) << row.dump();
+  }
+  EXPECT_EQ(again["timing"]["worst"]["est_ns"], t["worst"]["est_ns"]);
+  EXPECT_EQ(t["clock_mhz"], 300.0);
+}
+
+// --classes: only the matching classes are synthesized and counted, and said to be partial.
+TEST(RtlSynthClasses, ClassesRegexSelectsAndTimesOnlyThose) {
+  INRARCH_NEED_TOOL("yosys");
+  rtl_test::Case c = rtl_test::emit_case(sum_and_difference(), "synth_classes_select");
+  const fs::path dir = c.dir / "rtl";
+  fs::remove_all(dir / "logs");
+  SynthOptions o;
+  o.classes = "^inrarch_fifo ";
+  const nlohmann::json r = synthesize_design(dir, o);
+  EXPECT_EQ(r["method"], "per-class");
+  EXPECT_TRUE(r["partial"].get<bool>());
+  ASSERT_GE(r["class_list"].size(), 1u);
+  for (const auto& cl : r["class_list"]) EXPECT_EQ(cl["module"], "inrarch_fifo");
+  EXPECT_EQ(r["by_kind"].size(), 1u);  // fifo only
+  ASSERT_EQ(r["timing"]["by_class"].size(), r["class_list"].size());
+  EXPECT_TRUE(r["timing"]["worst"]["est_ns"].is_number());
+  o.classes = "no such class";
+  EXPECT_THROW(synthesize_design(dir, o), Error);
+  o.classes = "([";
+  EXPECT_THROW(synthesize_design(dir, o), Error);
+  o.classes = "fifo";
+  o.method = "flattened";
+  EXPECT_THROW(synthesize_design(dir, o), Error);
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backend/rtl/timing.h"
 #include "dataflow/design.h"
 #include "ir/bundle.h"
 
@@ -110,9 +111,12 @@ struct SynthOptions {
   double budget_s = 600;          // the flattened run
   bool exact_roms = false;        // classes differ by ROM contents, not only ROM depth
   int flatten_max_processes = 8;  // "auto": flattened up to this many kernel instances
+  std::string classes;            // per-class: only the classes whose key matches (ECMAScript regex)
+  TimingOptions timing;           // per-class: each class's netlist timed (timing.h)
 };
 // Returns the counts of stat_cells with {method, tool, by_kind, classes, instances, cached,
-// class_list, seconds}. Throws inrarch::Error naming the class whose Yosys run failed.
+// class_list, seconds, timing}; with `classes` set also {selected, partial}. Throws
+// inrarch::Error naming the class whose Yosys run failed.
 nlohmann::json synthesize_classes(const std::filesystem::path& rtl_dir, const SynthOptions& opt = {});
 // "auto" chooses by the number of kernel instances in the top; see docs/rtl.md §5.
 nlohmann::json synthesize_design(const std::filesystem::path& rtl_dir, const SynthOptions& opt = {});

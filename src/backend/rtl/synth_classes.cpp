@@ -35,9 +35,9 @@ struct Instance {
 
 // One class: a module with one parametrization (the top's own logic is the class "top").
 struct Class {
-  std::string module, kind, script, hash;
+  std::string module, kind, key, script, hash;
   int64_t count = 0;
-  json cells;
+  json cells, timing;
   double seconds = 0;
   bool cached = false;
 };
@@ -183,26 +183,46 @@ void make_script(const fs::path& dir, const Instance& inst, const std::vector<st
 void glue_script(const std::string& top, const std::vector<std::string>& sv, const std::string& sources, Class& c) {
   c.module = top;
   c.kind = "top";
+  c.key = "top " + top;
   c.count = 1;
   c.script = fmt::format("read_verilog -defer -sv {}\nhierarchy -top {}\nblackbox $paramod*\n"
                          "synth_xilinx -family xcup -noiopad -top {}\n", join(sv), top, top);
   c.hash = fmt::format("{:016x}", fnv1a(sources, fnv1a(c.script)));
 }
 
-// Runs one class's Yosys (or reads its cached counts).
-void run_class(const fs::path& dir, Class& c, double timeout_s) {
+// What a cached timing was computed with: the table's revision and the options.
+std::string timing_key(const TimingOptions& t) { return fmt::format("table 1, {:g} MHz, {:g} ns/net", t.clock_mhz, t.route_ns); }
+
+// The class's timing from its netlist, the cached one when the table and options match.
+void class_timing(const fs::path& base, const json& cached, const TimingOptions& t, Class& c) {
+  if (cached.value("timing_key", "") == timing_key(t) && cached.contains("timing")) {
+    c.timing = cached["timing"];
+    return;
+  }
+  c.timing = netlist_timing(base.string() + ".netlist.json", t);
+  json j = cached;
+  j["timing"] = c.timing;
+  j["timing_key"] = timing_key(t);
+  write_file_atomic(base.string() + ".json", j.dump(2) + "\n");
+}
+
+// Runs one class's Yosys (or reads its cached counts), then times its netlist: a flattened
+// copy written after `stat`, with the cell library's unused black boxes purged.
+void run_class(const fs::path& dir, Class& c, double timeout_s, const TimingOptions& t) {
   const fs::path base = dir / "logs" / "synth" / c.hash;
   const fs::path cache = base.string() + ".json";
-  if (fs::exists(cache)) {
+  if (fs::exists(cache) && fs::exists(base.string() + ".netlist.json")) {
     const json j = json::parse(read_file(cache));
     c.cells = j["cells"];
     c.seconds = j["seconds"];
     c.cached = true;
+    class_timing(base, j, t, c);
     return;
   }
   const auto t0 = std::chrono::steady_clock::now();
   const std::string rel = "logs/synth/" + c.hash;
-  write_file_atomic(base.string() + ".ys", c.script + "tee -q -o " + rel + ".stat stat\n");
+  write_file_atomic(base.string() + ".ys", c.script + "tee -q -o " + rel + ".stat stat\nflatten\nhierarchy -top " +
+                                               c.module + " -purge_lib\nwrite_json " + rel + ".netlist.json\n");
   auto run = run_command(fmt::format("cd '{}' && yosys -q -s {}.ys > {}.log 2>&1", dir.string(), rel, rel), timeout_s);
   if (run.exit_code != 0)
     throw Error(fmt::format("synth: yosys {} on class {} ({}.ys); see {}.log", run.timed_out ? "ran out of time" : "failed",
@@ -210,18 +230,20 @@ void run_class(const fs::path& dir, Class& c, double timeout_s) {
                 (run.timed_out ? fmt::format(" (--class-timeout {:g} s)", timeout_s) : ""));
   c.cells = stat_cells(read_file(base.string() + ".stat"));
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  write_file_atomic(cache, json{{"module", c.module}, {"cells", c.cells}, {"seconds", c.seconds}}.dump(2) + "\n");
+  class_timing(base, json{{"module", c.module}, {"cells", c.cells}, {"seconds", c.seconds}}, t, c);
 }
 
-// Runs the classes `jobs` at a time; the first failure is rethrown after all have ended.
-void run_all(const fs::path& dir, std::vector<Class>& classes, int jobs, double timeout_s) {
+// Runs the chosen classes `jobs` at a time; the first failure is rethrown after all have
+// ended.
+void run_all(const fs::path& dir, std::vector<Class>& classes, const std::vector<size_t>& chosen, int jobs,
+             const SynthOptions& opt) {
   std::atomic<size_t> next{0};
   std::mutex mu;
   std::string error;
   auto work = [&] {
-    for (size_t i; (i = next++) < classes.size();) {
+    for (size_t i; (i = next++) < chosen.size();) {
       try {
-        run_class(dir, classes[i], timeout_s);
+        run_class(dir, classes[chosen[i]], opt.class_timeout_s, opt.timing);
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(mu);
         if (error.empty()) error = e.what();
@@ -241,10 +263,13 @@ void add_cells(json& into, const json& cells, int64_t times) {
   for (const char* k : kCounted) into[k] = into.value(k, int64_t{0}) + times * cells[k].get<int64_t>();
 }
 
-}  // namespace
+struct ClassSet {
+  std::vector<Instance> insts;
+  std::vector<Class> classes;   // [0]: the top's own logic
+  std::vector<size_t> class_of;  // per instance
+};
 
-nlohmann::json synthesize_classes(const fs::path& dir, const SynthOptions& opt) {
-  const auto t0 = std::chrono::steady_clock::now();
+ClassSet collect_classes(const fs::path& dir, bool exact_roms) {
   const auto [top, sv] = read_makefile(dir);
   std::vector<std::string> kernels;
   std::string sources;
@@ -252,45 +277,94 @@ nlohmann::json synthesize_classes(const fs::path& dir, const SynthOptions& opt) 
     sources += read_file(dir / f);
     if (f != top + ".sv") kernels.push_back(f);
   }
-  const std::vector<Instance> insts = parse_top(read_file(dir / (top + ".sv")));
-  std::vector<Class> classes(1);
-  glue_script(top, sv, sources, classes[0]);
+  ClassSet s;
+  s.insts = parse_top(read_file(dir / (top + ".sv")));
+  s.classes.resize(1);
+  glue_script(top, sv, sources, s.classes[0]);
   std::map<std::string, size_t> index;
-  std::vector<size_t> class_of;
-  for (const Instance& inst : insts) {
-    auto [it, fresh] = index.emplace(class_key(dir, inst, opt.exact_roms), classes.size());
+  for (const Instance& inst : s.insts) {
+    const std::string key = class_key(dir, inst, exact_roms);
+    auto [it, fresh] = index.emplace(key, s.classes.size());
     if (fresh) {
-      classes.emplace_back();
-      classes.back().module = inst.module;
-      classes.back().kind = inst.kind;
-      make_script(dir, inst, kernels, sources, classes.back());
+      s.classes.emplace_back();
+      s.classes.back().module = inst.module;
+      s.classes.back().kind = inst.kind;
+      s.classes.back().key = key;
+      make_script(dir, inst, kernels, sources, s.classes.back());
     }
-    ++classes[it->second].count;
-    class_of.push_back(it->second);
+    ++s.classes[it->second].count;
+    s.class_of.push_back(it->second);
   }
-  fs::create_directories(dir / "logs" / "synth");
-  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  run_all(dir, classes, std::clamp(opt.jobs > 0 ? opt.jobs : cores, 1, static_cast<int>(classes.size())), opt.class_timeout_s);
-  json r = json::object(), by_kind = json::object(), list = json::array();
-  add_cells(r, classes[0].cells, 1);
-  add_cells(by_kind["top"], classes[0].cells, 1);
-  for (size_t i = 0; i < insts.size(); ++i) {
-    add_cells(r, classes[class_of[i]].cells, 1);
-    add_cells(by_kind[insts[i].kind], classes[class_of[i]].cells, 1);
+  return s;
+}
+
+// The classes whose key ("module P=V ...", "top <module>") matches `pattern`; all without one.
+std::vector<size_t> choose_classes(const std::vector<Class>& classes, const std::string& pattern) {
+  std::vector<size_t> out;
+  std::regex re;
+  try {
+    re = std::regex(pattern.empty() ? "." : pattern);
+  } catch (const std::regex_error& e) {
+    throw Error(fmt::format("synth: --classes '{}' is not a regular expression ({})", pattern, e.what()));
+  }
+  for (size_t i = 0; i < classes.size(); ++i)
+    if (pattern.empty() || std::regex_search(classes[i].key, re)) out.push_back(i);
+  if (out.empty()) {
+    std::string modules;
+    for (const Class& c : classes) modules += (modules.empty() ? "" : ", ") + c.module;
+    throw Error(fmt::format("synth: --classes '{}' matches none of the {} classes ({})", pattern, classes.size(), modules));
+  }
+  return out;
+}
+
+json summarize(const ClassSet& s, const std::vector<size_t>& chosen, const TimingOptions& t) {
+  std::vector<char> on(s.classes.size(), 0);
+  for (size_t i : chosen) on[i] = 1;
+  json r = json::object(), by_kind = json::object(), list = json::array(), timed = json::array();
+  if (on[0]) {
+    add_cells(r, s.classes[0].cells, 1);
+    add_cells(by_kind["top"], s.classes[0].cells, 1);
+  }
+  int64_t instances = 0;
+  for (size_t i = 0; i < s.insts.size(); ++i) {
+    if (!on[s.class_of[i]]) continue;
+    ++instances;
+    add_cells(r, s.classes[s.class_of[i]].cells, 1);
+    add_cells(by_kind[s.insts[i].kind], s.classes[s.class_of[i]].cells, 1);
   }
   int cached = 0;
-  for (const Class& c : classes) {
+  for (size_t i : chosen) {
+    const Class& c = s.classes[i];
     cached += c.cached;
     list.push_back({{"module", c.module}, {"kind", c.kind}, {"count", c.count}, {"hash", c.hash},
                     {"cells", c.cells}, {"seconds", c.seconds}});
+    timed.push_back({{"class", c.key}, {"module", c.module}, {"kind", c.kind}, {"count", c.count}, {"timing", c.timing}});
   }
-  r["method"] = "per-class";
-  r["tool"] = "yosys 0.23 synth_xilinx -family xcup -noiopad, per kernel instance class";
   r["by_kind"] = by_kind;
-  r["classes"] = classes.size();
-  r["instances"] = insts.size();
+  r["classes"] = chosen.size();
+  r["instances"] = instances;
   r["cached"] = cached;
   r["class_list"] = list;
+  r["timing"] = timing_summary(timed, t);
+  return r;
+}
+
+}  // namespace
+
+nlohmann::json synthesize_classes(const fs::path& dir, const SynthOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ClassSet s = collect_classes(dir, opt.exact_roms);
+  const std::vector<size_t> chosen = choose_classes(s.classes, opt.classes);
+  fs::create_directories(dir / "logs" / "synth");
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  run_all(dir, s.classes, chosen, std::clamp(opt.jobs > 0 ? opt.jobs : cores, 1, static_cast<int>(chosen.size())), opt);
+  json r = summarize(s, chosen, opt.timing);
+  r["method"] = "per-class";
+  r["tool"] = "yosys 0.23 synth_xilinx -family xcup -noiopad, per kernel instance class";
+  if (!opt.classes.empty()) {
+    r["selected"] = opt.classes;
+    r["partial"] = chosen.size() < s.classes.size();
+  }
   r["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
@@ -299,6 +373,9 @@ nlohmann::json synthesize_design(const fs::path& dir, const SynthOptions& opt) {
   std::string method = opt.method;
   if (method != "auto" && method != "flattened" && method != "per-class")
     throw Error("synth: --method must be auto, flattened or per-class, not '" + method + "'");
+  if (!opt.classes.empty() && method == "flattened")
+    throw Error("synth: --classes selects classes of the per-class synthesis, not of --method flattened");
+  if (!opt.classes.empty()) method = "per-class";
   if (method == "auto") {
     const auto [top, sv] = read_makefile(dir);
     int64_t kernels = 0;

@@ -309,7 +309,11 @@ RowAnalysis analyze_peak(const RowDesignBuilder& build, int64_t rows, const RowO
   if (r.deadlock) throw Error("periodic analysis: the design deadlocks with unbounded FIFOs");
   std::vector<int64_t> depths = pre->graph().observed_depths();
   for (int64_t& d : depths) d = std::max(d, kShiftRegisterDepth);
-  return analyze_from(build, rows, depths, opt, std::move(pre));
+  RowAnalysis a = analyze_from(build, rows, depths, opt, std::move(pre));
+  if (!a.deadlock) return a;
+  // The first prefix's depths can be too shallow for a longer prefix (a deadlock there is
+  // theirs, not the design's): the peak is then analysed at unbounded depths.
+  return analyze_rows(build, rows, std::vector<int64_t>(depths.size(), kUnbounded), opt);
 }
 
 }  // namespace inrarch::dataflow

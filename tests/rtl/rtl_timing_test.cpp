@@ -76,6 +76,20 @@ TEST(RtlTiming, ChainOfLutsBetweenTwoFlipFlops) {
   EXPECT_TRUE(one.meets_clock);
 }
 
+// Yosys's INV cell (0.127 ns, cells_sim.v) is a LUT level, not an uncosted cut.
+TEST(RtlTiming, AnInverterIsALutLevel) {
+  Netlist nl;
+  const int q = nl.bit(), o = nl.bit();
+  nl.ff("src", nl.bit(), q);
+  nl.cell("inv", "INV", {{"I", {q}}, {"O", {o}}});
+  nl.ff("dst", o, nl.bit());
+  const TimingResult r = analyze_timing(nl.done());
+  ASSERT_TRUE(r.reg_to_reg.found);
+  EXPECT_NEAR(r.reg_to_reg.est_ns, kFf + 2 * kNet + 0.127, 1e-9);
+  EXPECT_EQ(r.reg_to_reg.counts.lut, 1);
+  EXPECT_TRUE(r.uncosted.empty());
+}
+
 TEST(RtlTiming, CarryChainOfTwoCarry4) {
   Netlist nl;
   const int q = nl.bit(), co3 = nl.bit(), o3 = nl.bit();

@@ -89,6 +89,9 @@ std::vector<Arc> carry8_arcs(bool dual) {
   return out;
 }
 
+// Yosys's INV (cells_sim.v: I => O 127 ps).
+constexpr double kInv = 0.127;
+
 CellModel lut_model(int k, bool dual) {
   CellModel m;
   m.category = Category::Lut;
@@ -296,6 +299,12 @@ bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 
 CellModel cell_model(const std::string& type, const json& cell) {
   if (type.size() == 4 && starts_with(type, "LUT") && type[3] >= '1' && type[3] <= '6') return lut_model(type[3] - '0', false);
   if (type == "LUT6_2") return lut_model(6, true);
+  if (type == "INV") {  // placed as a LUT1: a LUT level
+    CellModel m;
+    m.category = Category::Lut;
+    m.arcs = {{"I", 0, "O", 0, kInv}};
+    return m;
+  }
   if (type == "MUXF7" || type == "MUXF8") return muxf_model(type == "MUXF7");
   if (type == "MUXF9") return muxf_model(false);
   if (type == "FDRE" || type == "FDSE" || type == "FDCE" || type == "FDPE") return ff_model(type);

@@ -20,13 +20,17 @@ class TorchAddRtlTest(TmpDirTest):
         self.assertFalse(rtl["hang"], rtl)
         self.assertEqual(rtl["lint"], "clean", rtl)
         self.assertEqual(rtl["cycles"], report["fifo"]["latency_cycles"], rtl)
-        # The RTL's own output beats ("<ovf> <hex>" a line), decoded: x + y within one LSB
-        # (inputs floored onto the grid, the sum exact).
+        # The RTL's own output beats ("<ovf> <hex> <hex> ..." a line, an element a word in
+        # order: the search streams several a beat), decoded: x + y within one LSB (inputs
+        # floored onto the grid, the sum exact).
         with open(os.path.join(self.path("out"), "rtl", "out", "out_out0.txt")) as f:
             beats = [line.split() for line in f]
+        block = report["design"]["block"]
+        self.assertTrue(all(len(b) == 1 + block for b in beats), (block, beats[:2]))
+        words = [(b[0], w) for b in beats for w in b[1:]]
         want = (x + y).flatten().tolist()
-        self.assertEqual(len(beats), len(want))
-        for (ovf, bits), w in zip(beats, want):
+        self.assertEqual(len(words), len(want))
+        for (ovf, bits), w in zip(words, want):
             v = int(bits, 16)
             v = v - (1 << 32) if v >= 1 << 31 else v
             self.assertEqual(ovf, "0")

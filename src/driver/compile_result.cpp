@@ -6,42 +6,33 @@ namespace inrarch::driver {
 namespace {
 
 using json = nlohmann::json;
+using Status = SimResult::Status;
 
-std::optional<double> number_at(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return std::nullopt;  // absent, or NaN written as null
-  return it->get<double>();
+SimResult summary(const hls::SimRun& r) {
+  SimResult s;
+  switch (r.status) {
+    case hls::SimRun::Status::Pass: s.status = Status::Pass; break;
+    case hls::SimRun::Status::Fail: s.status = Status::Fail; break;
+    case hls::SimRun::Status::Deadlock: s.status = Status::Deadlock; break;
+    case hls::SimRun::Status::OutOfTime: s.status = Status::OutOfTime; break;
+  }
+  s.max_abs_error = r.max_abs_error;
+  s.max_rel_error = r.max_rel_error;
+  s.overflows = r.overflow.count;
+  if (r.overflow.any()) s.first_overflow = r.overflow.first.empty() ? "?" : r.overflow.first;
+  s.overflow_cause = r.overflow.cause;
+  if (r.overflow.flag.value_or(false)) s.overflow_flags = r.overflow.flagged;
+  return s;
 }
 
-SimResult sim_from_json(const json& v, const char* mode) {
-  auto it = v.find(mode);
-  return it == v.end() ? SimResult{} : sim_result_from_json(*it);
+SimResult summary(const hls::ProjectRun& p) {
+  if (p.skipped.empty()) return summary(p.run);
+  SimResult s;
+  s.status = Status::Skipped;
+  return s;
 }
 
 }  // namespace
-
-SimResult sim_result_from_json(const json& m) {
-  SimResult r;
-  using S = SimResult::Status;
-  if (m.contains("skipped")) r.status = S::Skipped;
-  else if (m.value("pass", false)) r.status = S::Pass;
-  else if (m.value("deadlock", false)) r.status = S::Deadlock;
-  else if (m.value("out_of_time", false)) r.status = S::OutOfTime;
-  else r.status = S::Fail;
-  r.max_abs_error = number_at(m, "max_abs_error");
-  r.max_rel_error = number_at(m, "max_rel_error");
-  r.overflows = m.value("overflows", int64_t{0});
-  r.first_overflow = m.value("first_overflow", std::string());
-  r.overflow_cause = m.value("overflow_cause", std::string());
-  // The C simulations list the flagged ports; the RTL run maps every port to its flag.
-  if (auto f = m.find("overflow_flags"); f != m.end() && f->is_array())
-    for (const json& port : *f)
-      if (port.is_string()) r.overflow_flags.push_back(port.get<std::string>());
-  if (auto f = m.find("overflow_flags"); f != m.end() && f->is_object())
-    for (const auto& [port, set] : f->items())
-      if (set == true) r.overflow_flags.push_back(port);
-  return r;
-}
 
 std::string SimResult::text() const {
   switch (status) {
@@ -55,16 +46,32 @@ std::string SimResult::text() const {
   return "FAIL";
 }
 
-Verification verification_from_json(const json& v) {
-  Verification r{sim_from_json(v, "csim"),    sim_from_json(v, "threaded"), sim_from_json(v, "trace"),
-                 sim_from_json(v, "project"), sim_from_json(v, "rtl"),      std::nullopt};
-  if (v.contains("csim")) {
-    const json& w = v["csim"].value("worst_columns", json::array());
-    if (w.is_array() && !w.empty())
-      r.worst_column = WorstColumn{w[0].value("output", std::string("?")), w[0].value("column", int64_t{-1}),
-                                   number_at(w[0], "rel_error"), number_at(w[0], "max_abs_error")};
+Verification verification_of(const hls::SimVerdicts& v) {
+  Verification r;
+  if (v.csim) r.csim = summary(*v.csim);
+  if (v.threaded) r.threaded = summary(*v.threaded);
+  if (v.trace) r.trace.status = v.trace->pass ? Status::Pass : Status::Fail;
+  if (v.project) r.project = summary(*v.project);
+  if (v.csim && !v.csim->worst_columns.empty()) {
+    const hls::ColumnError& w = v.csim->worst_columns.front();
+    r.worst_column = WorstColumn{w.output, w.column, w.rel_error, w.max_abs_error};
   }
+  r.sims = v;
   return r;
+}
+
+SimResult sim_result_of(const rtl::RtlRun& r) {
+  SimResult s;
+  s.status = r.pass ? Status::Pass : Status::Fail;
+  if (r.verilator)
+    for (const auto& [port, set] : r.verilator->overflow_flags)
+      if (set) s.overflow_flags.push_back(port);
+  return s;
+}
+
+void add_rtl_run(Verification& v, const rtl::RtlRun& r) {
+  v.rtl = sim_result_of(r);
+  v.rtl_run = r;
 }
 
 json CompileResult::to_json() const {
@@ -92,6 +99,11 @@ json CompileResult::to_json() const {
   res["fits"] = performance.fits;
   res["over"] = performance.over.empty() ? json(nullptr) : json(performance.over);
   if (!number_type.empty()) j["hls"]["type"] = number_type;
+  if (verification && (verification->sims || verification->rtl_run)) {
+    json v = verification->sims ? hls::to_json(*verification->sims) : json::object();
+    if (verification->rtl_run) v["rtl"] = rtl::to_json(*verification->rtl_run);
+    j["verification"] = v;
+  }
   return j;
 }
 

@@ -1,7 +1,8 @@
 // What `compile` produces (driver::compile), typed: the figures the summary, the exit code
 // and callers need, and report.json as its serialisation (to_json; keys in
 // docs/report.md). The detailed sections (passes, the search's front, resources by kind,
-// FIFO depths, timings) stay JSON in `sections`: they are only ever written out.
+// FIFO depths, timings) stay JSON in `sections`: they are only ever written out, never
+// read by a later stage.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,9 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "backend/hls/verdict.h"
+#include "backend/rtl/rtl_run.h"
 
 namespace inrarch::driver {
 
@@ -37,19 +41,25 @@ struct WorstColumn {
   std::optional<double> rel_error, max_abs_error;
 };
 
+// The verdicts of every simulation run: a summary per mode (what the summary line and the
+// exit code read) and the backends' own results, from which report.json's verification
+// section is written.
 struct Verification {
   SimResult csim, threaded, trace, project;
   SimResult rtl;  // `compile --rtl`'s Verilator run (docs/rtl.md); a hang is a Fail
   std::optional<WorstColumn> worst_column;
+  std::optional<hls::SimVerdicts> sims;  // hls::run_simulations'
+  std::optional<rtl::RtlRun> rtl_run;    // rtl::run_rtl's
   bool failed() const {
     return csim.failed() || threaded.failed() || trace.failed() || project.failed() || rtl.failed();
   }
 };
 
-// Reads hls::run_simulations' verification section, and one mode's section of it (or
-// rtl::run_rtl's result).
-Verification verification_from_json(const nlohmann::json& v);
-SimResult sim_result_from_json(const nlohmann::json& mode);
+// The summaries of the C simulations' verdicts, and of an RTL run.
+Verification verification_of(const hls::SimVerdicts& v);
+SimResult sim_result_of(const rtl::RtlRun& r);
+// Sets an RTL run's verdict into v (the run and its summary).
+void add_rtl_run(Verification& v, const rtl::RtlRun& r);
 
 struct CompileResult {
   std::filesystem::path out_dir;
@@ -79,9 +89,9 @@ struct CompileResult {
   std::optional<Verification> verification;  // with the HLS C simulations only
   nlohmann::json sections = nlohmann::json::object();  // every other report section
 
-  // report.json: `sections` with the typed figures written over their keys (the
-  // verification section is the simulations' own; `verification` is read from it). The
-  // flow sets the typed figures from its stages' typed results (driver/flow.cpp).
+  // report.json: `sections` with the typed figures written over their keys, and the
+  // verification section from `verification`'s results. The flow sets the typed figures
+  // from its stages' typed results (driver/flow.cpp).
   nlohmann::json to_json() const;
   // 0, or 2 when the design failed its own verification (resources over budget are
   // reported, not fatal).

@@ -251,12 +251,11 @@ void hls_stage(FlowState& s) {
   const size_t processes = s.design->processes.size();
   sim.project = processes <= kProjectCsimMaxProcesses;
   sim.progress = [&s](const std::string& line) { progress(s, line); };
-  nlohmann::json v = hls::run_simulations(*s.design, s.out / "hls", ho, sim);
+  hls::SimVerdicts v = hls::run_simulations(*s.design, s.out / "hls", ho, sim);
   if (!sim.project)
-    v["project"] = {{"skipped", fmt::format("{} processes (over {}): run `make run` in OUT/hls",
-                                            processes, kProjectCsimMaxProcesses)}};
-  s.report["verification"] = v;
-  const Verification typed = verification_from_json(v);
+    v.project = hls::ProjectRun{"", fmt::format("{} processes (over {}): run `make run` in OUT/hls", processes,
+                                                kProjectCsimMaxProcesses), {}};
+  const Verification typed = verification_of(v);
   s.result.verification = typed;
   progress(s, fmt::format("csim {}, threaded {}, trace {}, project {}", typed.csim.text(),
                           typed.threaded.text(), typed.trace.text(), typed.project.text()));
@@ -273,23 +272,22 @@ void rtl_flow_stage(FlowState& s) {
       skipped = fmt::format("{:.3g} process-cycles, over the {:.3g} of --rtl's default: --rtl-sim runs it, as does "
                             "`make csim sim` in OUT/rtl", work, kAutoRtlSimWork);
   }
-  nlohmann::json j = driver::rtl_stage(*s.design, s.bundle, hls_options(s), s.out,
-                                       s.opts.rtl_sim.value_or(skipped.empty()), s.opts.sim_budget_s);
+  const RtlStageResult r = driver::rtl_stage(*s.design, s.bundle, hls_options(s), s.out,
+                                             s.opts.rtl_sim.value_or(skipped.empty()), s.opts.sim_budget_s);
+  s.report["rtl"] = {{"folder", r.folder}, {"top", r.top}};
   if (!skipped.empty()) {
     progress(s, "rtl: Verilator run skipped: " + skipped);
-    j["sim_skipped"] = skipped;
+    s.report["rtl"]["sim_skipped"] = skipped;
   }
-  if (j.contains("run")) {
-    const nlohmann::json& r = j["run"];
-    progress(s, fmt::format("rtl: Verilator {}, bit-exact {}, {} cycles (event graph {}){}", r["pass"] == true ? "PASS" : "FAIL",
-                            r.value("bit_exact", nlohmann::json()).dump(), r.value("cycles", nlohmann::json()).dump(),
-                            r["model_cycles"].dump(), r.value("overflow_flag", false) ? ", overflow flag set" : ""));
-    s.report["verification"]["rtl"] = r;
+  if (r.run) {
+    const rtl::RtlRun& run = *r.run;
+    const std::string exact = run.verilator ? (run.bit_exact() ? "true" : "false") : "null";
+    const std::string cycles = run.verilator ? std::to_string(run.cycles()) : "null";
+    progress(s, fmt::format("rtl: Verilator {}, bit-exact {}, {} cycles (event graph {}){}", run.pass ? "PASS" : "FAIL",
+                            exact, cycles, run.model_cycles, run.overflow_flag ? ", overflow flag set" : ""));
     if (!s.result.verification) s.result.verification = Verification{};
-    s.result.verification->rtl = sim_result_from_json(r);
-    j.erase("run");
+    add_rtl_run(*s.result.verification, run);
   }
-  s.report["rtl"] = j;
 }
 
 }  // namespace

@@ -23,17 +23,18 @@ rtl::RtlOptions rtl_options(const dataflow::Design& d, const ir::Bundle& b, cons
   return ro;
 }
 
-nlohmann::json rtl_stage(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho,
+RtlStageResult rtl_stage(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho,
                          const std::filesystem::path& out, bool simulate, double budget_s) {
   const rtl::RtlOptions ro = rtl_options(d, b, ho);
-  rtl::emit_rtl(d, b, ro, out / "rtl");
-  nlohmann::json j = {{"folder", "rtl"}, {"top", ro.top}};
-  if (!simulate) return j;
+  RtlStageResult r;
+  r.top = ro.top;
+  rtl::emit_rtl(d, b, ro, out / r.folder);
+  if (!simulate) return r;
   rtl::RtlRunOptions run;
   run.budget_s = budget_s;
   run.other_tools = true;  // Icarus and Yosys too: every file of OUT/rtl is checked by all three
-  j["run"] = rtl::run_rtl(d, out / "rtl", run);
-  return j;
+  r.run = rtl::run_rtl(d, out / r.folder, run);
+  return r;
 }
 
 }  // namespace inrarch::driver

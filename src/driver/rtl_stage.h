@@ -5,7 +5,8 @@
 
 #include <filesystem>
 
-#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 #include "backend/hls/hls.h"
 #include "backend/rtl/rtl.h"
@@ -21,9 +22,15 @@ rtl::RtlOptions rtl_options(const dataflow::Design& d, const ir::Bundle& b, cons
 // minutes); --no-dse at batch 64 is 3.3e8; at batch 65,536, width 64, it is about 2e10.
 inline constexpr double kAutoRtlSimWork = 2e9;
 
+// What the RTL stage wrote and, when it simulated, found.
+struct RtlStageResult {
+  std::string folder = "rtl";  // under OUT
+  std::string top;             // the top module
+  std::optional<rtl::RtlRun> run;
+};
+
 // emit_rtl into out/rtl (the HLS project in out/hls) and, with `simulate`, run_rtl on it.
-// Returns report.json's `rtl` section and, when simulated, `verification.rtl` in "run".
-nlohmann::json rtl_stage(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho,
+RtlStageResult rtl_stage(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho,
                          const std::filesystem::path& out, bool simulate, double budget_s);
 
 }  // namespace inrarch::driver

@@ -65,13 +65,13 @@ TEST(HlsBroadcastRom, SourceSizedRomsSimulate) {
     EXPECT_NE(model.find(reader), std::string::npos) << reader << "\n" << model;
   }
 
-  nlohmann::json v = run_simulations(d, dir, opt);
-  std::printf("%s\n", v.dump().c_str());
-  EXPECT_TRUE(v["csim"]["pass"].get<bool>()) << v.dump();
-  EXPECT_LE(v["csim"]["max_abs_error"].get<double>(), 1e-5);
-  EXPECT_TRUE(v["threaded"]["pass"].get<bool>()) << v.dump();
-  EXPECT_TRUE(v["trace"]["pass"].get<bool>()) << v["trace"].dump();
-  EXPECT_EQ(v["trace"]["processes_checked"].get<size_t>(), d.processes.size());
+  const SimVerdicts v = run_simulations(d, dir, opt);
+  std::printf("%s\n", to_json(v).dump().c_str());
+  EXPECT_TRUE(v.csim->pass()) << to_json(v).dump();
+  EXPECT_LE(v.csim->max_abs_error.value(), 1e-5);
+  EXPECT_TRUE(v.threaded->pass()) << to_json(v).dump();
+  EXPECT_TRUE(v.trace->pass) << to_json(*v.trace).dump();
+  EXPECT_EQ(size_t(v.trace->processes_checked), d.processes.size());
 }
 
 }  // namespace

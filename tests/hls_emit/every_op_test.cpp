@@ -75,11 +75,11 @@ TEST(EveryOp, LowersSizesAndSimulatesThroughItsKernelClass) {
   opt.type = parse_number_type("double");
   fs::path dir = hls_test::out_dir("every_op");
   emit_hls(d, b, opt, dir);
-  nlohmann::json r = run_simulations(d, dir, opt);
-  EXPECT_TRUE(r["csim"]["pass"].get<bool>()) << r.dump();
-  EXPECT_LE(r["csim"]["max_rel_error"].get<double>(), 1e-6) << r.dump();
-  EXPECT_TRUE(r["threaded"]["pass"].get<bool>()) << r.dump();
-  EXPECT_TRUE(r["trace"]["pass"].get<bool>()) << r["trace"].dump();
+  const SimVerdicts r = run_simulations(d, dir, opt);
+  EXPECT_TRUE(r.csim->pass()) << to_json(r).dump();
+  EXPECT_LE(r.csim->max_rel_error.value(), 1e-6) << to_json(r).dump();
+  EXPECT_TRUE(r.threaded->pass()) << to_json(r).dump();
+  EXPECT_TRUE(r.trace->pass) << to_json(*r.trace).dump();
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ TEST(HlsMakefile, SimTargetBuildsTheDriverBesideTheLogs) {
   emit_hls(c.design, c.bundle, opt, dir);
   SimOptions sim;
   sim.threaded = sim.trace = false;
-  ASSERT_TRUE(run_simulations(c.design, dir, opt, sim)["csim"]["pass"].get<bool>());
+  ASSERT_TRUE(run_simulations(c.design, dir, opt, sim).csim->pass());
   ASSERT_TRUE(fs::is_directory(dir / "sim"));
   fs::remove(dir / "sim" / "sim");
   EXPECT_EQ(make(dir, "sim"), 0) << hls_test::read_file(dir / "make_sim.log");

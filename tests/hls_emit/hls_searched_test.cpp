@@ -28,18 +28,18 @@ Searched searched_insp(int64_t merge) {
   return s;
 }
 
-nlohmann::json simulate(const Searched& s, const std::string& name) {
+SimVerdicts simulate(const Searched& s, const std::string& name) {
   HlsOptions opt;
   fs::path dir = out_dir(name);
   emit_hls(s.r.design, s.bundle, opt, dir);
   return run_simulations(s.r.design, dir, opt);
 }
 
-void expect_pass(const nlohmann::json& v) {
-  EXPECT_TRUE(v["csim"]["pass"].get<bool>()) << v.dump();
-  EXPECT_LE(v["csim"]["max_abs_error"].get<double>(), 1e-3);
-  EXPECT_TRUE(v["threaded"]["pass"].get<bool>()) << v.dump();
-  EXPECT_TRUE(v["trace"]["pass"].get<bool>()) << v["trace"].dump();
+void expect_pass(const SimVerdicts& v) {
+  EXPECT_TRUE(v.csim->pass()) << to_json(v).dump();
+  EXPECT_LE(v.csim->max_abs_error.value(), 1e-3);
+  EXPECT_TRUE(v.threaded->pass()) << to_json(v).dump();
+  EXPECT_TRUE(v.trace->pass) << to_json(*v.trace).dump();
 }
 
 int64_t widest_mm(const dataflow::Design& d) {

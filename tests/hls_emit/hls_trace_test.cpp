@@ -62,12 +62,12 @@ TEST(HlsTrace, EveryKernelKindMatchesItsSchedule) {
   opt.rel_tol = 1e-5;  // the sin ROM's interpolation error, relative
   fs::path dir = out_dir("all_kinds");
   emit_hls(d, b, opt, dir);
-  nlohmann::json v = run_simulations(d, dir, opt);
-  std::printf("%s\n", v.dump(2).c_str());
-  EXPECT_TRUE(v["trace"]["pass"].get<bool>()) << v["trace"].dump();
-  EXPECT_EQ(v["trace"]["processes_checked"].get<size_t>(), d.processes.size());
-  EXPECT_TRUE(v["csim"]["pass"].get<bool>());
-  EXPECT_TRUE(v["threaded"]["pass"].get<bool>());
+  const SimVerdicts v = run_simulations(d, dir, opt);
+  std::printf("%s\n", to_json(v).dump(2).c_str());
+  EXPECT_TRUE(v.trace->pass) << to_json(*v.trace).dump();
+  EXPECT_EQ(size_t(v.trace->processes_checked), d.processes.size());
+  EXPECT_TRUE(v.csim->pass());
+  EXPECT_TRUE(v.threaded->pass());
 
   // A kernel that grouped two steps differently must be caught: merge two steps' ops.
   std::ifstream in(dir / "sim" / "trace.txt");
@@ -78,9 +78,10 @@ TEST(HlsTrace, EveryKernelKindMatchesItsSchedule) {
   ASSERT_NE(pos, std::string::npos);
   text.insert(text.find('\n', pos + 1), " w0");
   std::ofstream(dir / "sim" / "bad_trace.txt") << text;
-  nlohmann::json bad = check_trace(d, dir / "sim" / "bad_trace.txt");
-  EXPECT_FALSE(bad["pass"].get<bool>());
-  EXPECT_TRUE(bad.contains("mismatch"));
+  const TraceCheck bad = check_trace(d, dir / "sim" / "bad_trace.txt");
+  EXPECT_FALSE(bad.pass);
+  EXPECT_FALSE(bad.mismatch_process.empty());
+  EXPECT_FALSE(bad.mismatch_detail.empty());
 }
 
 }  // namespace

@@ -93,10 +93,10 @@ void expect_mm_forms_simulate(int64_t block, int64_t par, const std::string& nam
   opt.rel_tol = 1e-12;  // only the summation's rounding: a misplaced element is O(1)
   fs::path dir = hls_test::out_dir(name);
   emit_hls(d, b, opt, dir);
-  nlohmann::json v = run_simulations(d, dir, opt);
-  EXPECT_TRUE(v["csim"]["pass"].get<bool>()) << v.dump();
-  EXPECT_TRUE(v["threaded"]["pass"].get<bool>()) << v.dump();
-  EXPECT_TRUE(v["trace"]["pass"].get<bool>()) << v["trace"].dump();
+  const SimVerdicts v = run_simulations(d, dir, opt);
+  EXPECT_TRUE(v.csim->pass()) << to_json(v).dump();
+  EXPECT_TRUE(v.threaded->pass()) << to_json(v).dump();
+  EXPECT_TRUE(v.trace->pass) << to_json(*v.trace).dump();
 }
 
 TEST(HlsMmLayout, EveryMmFormSimulatesAtPar3) { expect_mm_forms_simulate(1, 3, "mm_forms_b1"); }

@@ -29,10 +29,10 @@ TEST(ProjectCsim, MakeRunPassesAndFailsOnAChangedWeight) {
   EXPECT_NE(log.find(": PASS"), std::string::npos) << log;
   // The same run as compile makes it, with the testbench's figures read back.
   fs::create_directories(dir / "sim");
-  nlohmann::json v = run_project_csim(dir, SimOptions{});
-  EXPECT_TRUE(v["pass"].get<bool>()) << v.dump();
-  EXPECT_GT(v["max_abs_error"].get<double>(), 0.0) << v.dump();
-  EXPECT_LT(v["max_abs_error"].get<double>(), 1e-3) << v.dump();
+  ProjectRun v = run_project_csim(dir, SimOptions{});
+  EXPECT_TRUE(v.run.pass()) << to_json(v).dump();
+  EXPECT_GT(v.run.max_abs_error.value(), 0.0) << to_json(v).dump();
+  EXPECT_LT(v.run.max_abs_error.value(), 1e-3) << to_json(v).dump();
 
   // The first value of the first ROM (a weight of the first layer), made 1.5 larger.
   std::string weights = hls_test::read_file(dir / "weights.h");
@@ -46,8 +46,8 @@ TEST(ProjectCsim, MakeRunPassesAndFailsOnAChangedWeight) {
   EXPECT_NE(hls_test::read_file(dir / "run2.log").find(": FAIL"), std::string::npos)
       << hls_test::read_file(dir / "run2.log");
   v = run_project_csim(dir, SimOptions{});
-  EXPECT_FALSE(v["pass"].get<bool>()) << v.dump();
-  EXPECT_GT(v["max_abs_error"].get<double>(), 1e-3) << v.dump();
+  EXPECT_FALSE(v.run.pass()) << to_json(v).dump();
+  EXPECT_GT(v.run.max_abs_error.value(), 1e-3) << to_json(v).dump();
 }
 
 
@@ -60,9 +60,9 @@ TEST(ProjectCsim, TheSimulationsRunTheShippedTop) {
   opt.rows = 8;
   const fs::path dir = hls_test::out_dir("project_sims");
   emit_hls(c.design, c.bundle, opt, dir);
-  nlohmann::json v = run_simulations(c.design, dir, opt);
-  ASSERT_TRUE(v["csim"]["pass"].get<bool>()) << v.dump();
-  ASSERT_TRUE(v["threaded"]["pass"].get<bool>()) << v.dump();
+  SimVerdicts v = run_simulations(c.design, dir, opt);
+  ASSERT_TRUE(v.csim->pass()) << to_json(v).dump();
+  ASSERT_TRUE(v.threaded->pass()) << to_json(v).dump();
 
   std::string model = hls_test::read_file(dir / "model.cpp");
   const size_t at = model.find("op_sin");
@@ -70,17 +70,17 @@ TEST(ProjectCsim, TheSimulationsRunTheShippedTop) {
   model.replace(at, 6, "op_cos");
   std::ofstream(dir / "model.cpp") << model;
   v = run_simulations(c.design, dir, opt);
-  EXPECT_FALSE(v["csim"]["pass"].get<bool>()) << v.dump();
-  EXPECT_GT(v["csim"]["max_abs_error"].get<double>(), 1e-2) << v.dump();
-  EXPECT_FALSE(v["threaded"]["pass"].get<bool>()) << v.dump();
-  EXPECT_TRUE(v["trace"]["pass"].get<bool>()) << v.dump();
+  EXPECT_FALSE(v.csim->pass()) << to_json(v).dump();
+  EXPECT_GT(v.csim->max_abs_error.value(), 1e-2) << to_json(v).dump();
+  EXPECT_FALSE(v.threaded->pass()) << to_json(v).dump();
+  EXPECT_TRUE(v.trace->pass) << to_json(v).dump();
 
   // A top whose region is never closed cannot run threaded, and says why.
   model.erase(model.find("INRARCH_DATAFLOW_END"), std::string("INRARCH_DATAFLOW_END").size());
   std::ofstream(dir / "model.cpp") << model;
   v = run_simulations(c.design, dir, opt);
-  EXPECT_FALSE(v["threaded"]["pass"].get<bool>()) << v.dump();
-  EXPECT_NE(v["threaded"].value("error", "").find("INRARCH_DATAFLOW_END"), std::string::npos) << v.dump();
+  EXPECT_FALSE(v.threaded->pass()) << to_json(v).dump();
+  EXPECT_NE(v.threaded->error.find("INRARCH_DATAFLOW_END"), std::string::npos) << to_json(v).dump();
 }
 
 // One value output under three names (as Taylor mode's symmetric partials are): the copy
@@ -107,9 +107,9 @@ TEST(ProjectCsim, AValueOutputUnderSeveralNamesSetsEveryFlag) {
     EXPECT_EQ(make_run(dir, "run.log") != 0, out);
     const std::string log = hls_test::read_file(dir / "run.log");
     EXPECT_NE(log.find(out ? "overflow_flag: 1 a, b, c" : "overflow_flag: 0"), std::string::npos) << log;
-    nlohmann::json v = run_simulations(d, dir, opt);
-    EXPECT_EQ(v["threaded"].value("overflow_flags", nlohmann::json::array()),
-              out ? nlohmann::json({"a", "b", "c"}) : nlohmann::json::array()) << v.dump();
+    const SimVerdicts v = run_simulations(d, dir, opt);
+    const std::vector<std::string> flagged = out ? std::vector<std::string>{"a", "b", "c"} : std::vector<std::string>{};
+    EXPECT_EQ(v.threaded->overflow.flagged, flagged) << to_json(v).dump();
   }
 }
 

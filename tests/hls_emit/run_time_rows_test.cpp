@@ -52,12 +52,12 @@ TEST(RunTimeRows, ADesignSizedAtEightRowsStreamsSixtyFour) {
       fs::copy_file(f.path(), dir / "data" / f.path().filename(), fs::copy_options::overwrite_existing);
     SimOptions sim;
     sim.rows = 64;
-    nlohmann::json v = run_simulations(at64.design, dir, opt, sim);
-    SCOPED_TRACE(v.dump());
-    EXPECT_TRUE(v["csim"]["pass"].get<bool>());
-    EXPECT_TRUE(v["threaded"]["pass"].get<bool>());
-    EXPECT_TRUE(v["trace"]["pass"].get<bool>());
-    EXPECT_EQ(v["trace"]["processes_checked"].get<size_t>(), at64.design.processes.size());
+    const SimVerdicts v = run_simulations(at64.design, dir, opt, sim);
+    SCOPED_TRACE(to_json(v).dump());
+    EXPECT_TRUE(v.csim->pass());
+    EXPECT_TRUE(v.threaded->pass());
+    EXPECT_TRUE(v.trace->pass);
+    EXPECT_EQ(size_t(v.trace->processes_checked), at64.design.processes.size());
     // The Vitis testbench as a user runs it: `csim DATA ROWS`.
     if (order == 1) {
       std::string cmd = "make -s -C '" + dir.string() + "' csim > '" + (dir / "make.log").string() +
@@ -68,7 +68,7 @@ TEST(RunTimeRows, ADesignSizedAtEightRowsStreamsSixtyFour) {
     // The same run at the compiled 8 rows: its own data.
     emit_hls(at8.design, at8.bundle, opt, dir);
     sim.rows = 0;
-    EXPECT_TRUE(run_simulations(at8.design, dir, opt, sim)["trace"]["pass"].get<bool>());
+    EXPECT_TRUE(run_simulations(at8.design, dir, opt, sim).trace->pass);
   }
 }
 

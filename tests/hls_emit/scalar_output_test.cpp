@@ -47,11 +47,11 @@ TEST(ScalarOutput, LowersAndSimulatesOneElementStreams) {
   opt.type = parse_number_type("fixed<32,10>");
   fs::path dir = hls_test::out_dir("scalar_output");
   emit_hls(d, b, opt, dir);
-  nlohmann::json r = run_simulations(d, dir, opt);
-  EXPECT_TRUE(r["csim"]["pass"].get<bool>()) << r.dump();
-  EXPECT_LE(r["csim"]["max_abs_error"].get<double>(), 1e-4) << r.dump();
-  EXPECT_TRUE(r["threaded"]["pass"].get<bool>()) << r.dump();
-  EXPECT_TRUE(r["trace"]["pass"].get<bool>()) << r["trace"].dump();
+  const SimVerdicts r = run_simulations(d, dir, opt);
+  EXPECT_TRUE(r.csim->pass()) << to_json(r).dump();
+  EXPECT_LE(r.csim->max_abs_error.value(), 1e-4) << to_json(r).dump();
+  EXPECT_TRUE(r.threaded->pass()) << to_json(r).dump();
+  EXPECT_TRUE(r.trace->pass) << to_json(*r.trace).dump();
   // The 0-d outputs' golden files hold one double each.
   EXPECT_EQ(fs::file_size(dir / "data" / "out_loss.golden.bin"), sizeof(double));
 }

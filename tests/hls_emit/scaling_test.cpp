@@ -78,9 +78,9 @@ TEST(Scaling, CutsInspFixedPointErrorTenfold) {
     opt.pow2_scaling = on == 1;
     fs::path dir = hls_test::out_dir(on ? "scaled" : "unscaled");
     emit_hls(c.design, c.bundle, opt, dir);
-    nlohmann::json v = run_simulations(c.design, dir, opt, sim);
-    ASSERT_TRUE(v["csim"]["pass"].get<bool>()) << v.dump();
-    rel[on] = v["csim"]["max_rel_error"].get<double>();
+    const SimVerdicts v = run_simulations(c.design, dir, opt, sim);
+    ASSERT_TRUE(v.csim->pass()) << to_json(v).dump();
+    rel[on] = v.csim->max_rel_error.value();
   }
   EXPECT_LT(rel[1] * 10, rel[0]) << "scaled " << rel[1] << ", unscaled " << rel[0];
   EXPECT_LT(rel[1], 1e-3);

@@ -30,28 +30,28 @@ TEST_F(RtlAdd, BitExactAndCycleExactWithVerilator) {
   const rtl_test::Case& c = *c_;
   RtlRunOptions ro;
   ro.other_tools = rtl_test::have("iverilog") && rtl_test::have("yosys");
-  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
-  SCOPED_TRACE(r.dump());
-  EXPECT_TRUE(r["pass"].get<bool>());
-  EXPECT_FALSE(r["hang"].get<bool>());
-  EXPECT_EQ(r["bit_exact"], true);
-  EXPECT_EQ(r["lint"], "clean");
+  const RtlRun r = run_rtl(c.design, c.dir / "rtl", ro);
+  SCOPED_TRACE(to_json(r).dump());
+  EXPECT_TRUE(r.pass);
+  EXPECT_FALSE(r.hang());
+  EXPECT_TRUE(r.bit_exact());
+  EXPECT_EQ(r.lint, "clean");
   if (ro.other_tools) {
-    EXPECT_EQ(r["iverilog"], "accepted");
-    EXPECT_EQ(r["yosys"], "accepted");
+    EXPECT_EQ(r.iverilog, "accepted");
+    EXPECT_EQ(r.yosys, "accepted");
     // Icarus simulates the same RTL to the same bits in the same cycles.
-    EXPECT_EQ(r["icarus"]["hang"], false);
-    EXPECT_EQ(r["icarus"]["bit_exact"], true);
-    EXPECT_EQ(r["icarus"]["cycles"], r["cycles"]);
+    EXPECT_FALSE(r.icarus->run->hang);
+    EXPECT_EQ(r.icarus->run->bit_exact, std::optional<bool>(true));
+    EXPECT_EQ(r.icarus->run->cycles, r.cycles());
   }
   // The latency of the event graph, resolved here on its own.
   dataflow::EventGraph eg(c.design);
   const int64_t latency = eg.resolve(c.design.depths()).latency;
-  EXPECT_EQ(r["model_cycles"].get<int64_t>(), latency);
-  EXPECT_EQ(r["cycles"].get<int64_t>(), latency);
-  EXPECT_EQ(r["first_in"].get<int64_t>(), 1);
-  EXPECT_EQ(r["trace"]["pass"], true);
-  EXPECT_EQ(r["trace"]["ops_checked"].get<int64_t>(), 6 * 300);  // 3 streams, written and read
+  EXPECT_EQ(r.model_cycles, latency);
+  EXPECT_EQ(r.cycles(), latency);
+  EXPECT_EQ(r.verilator->first_in, 1);
+  EXPECT_TRUE(r.trace->pass);
+  EXPECT_EQ(r.trace->ops_checked, 6 * 300);  // 3 streams, written and read
 }
 
 // Yosys synthesizes the top: at least the FIFOs' registers (3 streams x 2 beats x 33 bits)
@@ -73,11 +73,11 @@ TEST_F(RtlAdd, WatchdogReportsAHang) {
   RtlRunOptions ro;
   ro.lint = false;
   ro.stall_out = 1;
-  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
-  SCOPED_TRACE(r.dump());
-  EXPECT_TRUE(r["hang"].get<bool>());
-  EXPECT_FALSE(r["pass"].get<bool>());
-  EXPECT_EQ(r["bit_exact"], false);
+  const RtlRun r = run_rtl(c.design, c.dir / "rtl", ro);
+  SCOPED_TRACE(to_json(r).dump());
+  EXPECT_TRUE(r.hang());
+  EXPECT_FALSE(r.pass);
+  EXPECT_FALSE(r.bit_exact());
 }
 
 }  // namespace

@@ -24,10 +24,10 @@ TEST(RtlDeadlock, HangsExactlyWhenTheEventGraphDeadlocks) {
   ro.lint = false;
 
   rtl_test::Case sized = rtl_test::emit_case(fork_bundle(), "fork_sized");  // paper's sizing
-  nlohmann::json ok = run_rtl(sized.design, sized.dir / "rtl", ro);
-  EXPECT_FALSE(ok["hang"].get<bool>()) << ok.dump();
-  EXPECT_TRUE(ok["pass"].get<bool>()) << ok.dump();
-  EXPECT_EQ(ok["cycles"], ok["model_cycles"]) << ok.dump();
+  const RtlRun ok = run_rtl(sized.design, sized.dir / "rtl", ro);
+  EXPECT_FALSE(ok.hang()) << to_json(ok).dump();
+  EXPECT_TRUE(ok.pass) << to_json(ok).dump();
+  EXPECT_EQ(ok.cycles(), ok.model_cycles) << to_json(ok).dump();
 }
 
 }  // namespace

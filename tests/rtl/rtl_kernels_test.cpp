@@ -71,11 +71,11 @@ TEST(RtlKernels, SineTableIsTheLibrarys) {
 
 // The product that saturates on purpose sets the top's flag of out_sat and of no other
 // port, and that flag fails the run, as it fails the C simulations.
-void expect_only_sat_flagged(const nlohmann::json& r) {
-  EXPECT_EQ(r["overflow_flag"], true);
-  for (const auto& [port, flag] : r["overflow_flags"].items()) EXPECT_EQ(flag, port == "out_sat") << port;
-  EXPECT_FALSE(r.contains("overflow_flag_mismatch"));
-  EXPECT_FALSE(r["pass"].get<bool>());
+void expect_only_sat_flagged(const RtlRun& r) {
+  EXPECT_TRUE(r.overflow_flag);
+  for (const auto& [port, flag] : r.verilator.value().overflow_flags) EXPECT_EQ(flag, port == "out_sat") << port;
+  EXPECT_TRUE(r.overflow_flag_mismatch.empty());
+  EXPECT_FALSE(r.pass);
 }
 
 bool has_kind(const dataflow::Design& d, dataflow::Kind k) {
@@ -96,25 +96,25 @@ TEST(RtlKernels, EveryKindBitExactUnderRandomStallsAndCycleExactWithout) {
     RtlRunOptions ro;
     ro.lint = seed == 1;
     ro.stall_in = 0.3, ro.stall_out = 0.4, ro.seed = seed;
-    nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
-    SCOPED_TRACE(r.dump());
+    const RtlRun r = run_rtl(c.design, c.dir / "rtl", ro);
+    SCOPED_TRACE(to_json(r).dump());
     expect_only_sat_flagged(r);
-    EXPECT_EQ(r["bit_exact"], true);
-    EXPECT_EQ(r["trace"]["pass"], true);
-    EXPECT_GT(r["cycles"].get<int64_t>(), r["model_cycles"].get<int64_t>());  // the stalls cost
+    EXPECT_TRUE(r.bit_exact());
+    EXPECT_TRUE(r.trace->pass);
+    EXPECT_GT(r.cycles(), r.model_cycles);  // the stalls cost
     if (seed == 1) {
-      EXPECT_EQ(r["lint"], "clean");
+      EXPECT_EQ(r.lint, "clean");
     }
   }
   RtlRunOptions plain;
   plain.lint = false;
-  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", plain);
-  SCOPED_TRACE(r.dump());
+  const RtlRun r = run_rtl(c.design, c.dir / "rtl", plain);
+  SCOPED_TRACE(to_json(r).dump());
   expect_only_sat_flagged(r);
-  EXPECT_EQ(r["cycle_exact"], true);
+  EXPECT_TRUE(r.cycle_exact);
   dataflow::EventGraph eg(c.design);
-  EXPECT_EQ(r["cycles"].get<int64_t>(), eg.resolve(c.design.depths()).latency);
-  EXPECT_EQ(r["trace"]["pass"], true);  // every op at its event-graph time
+  EXPECT_EQ(r.cycles(), eg.resolve(c.design.depths()).latency);
+  EXPECT_TRUE(r.trace->pass);  // every op at its event-graph time
   // The saturating product clamps to the type's least value and flags its beats, as the C
   // simulation does (and bit_exact says it is the same).
   const std::string sat = hls::hls_test::read_file(c.dir / "rtl" / "out" / "out_sat.txt");
@@ -131,20 +131,20 @@ TEST(RtlKernels, TwoElementsABeatAndRamFifos) {
   emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
   RtlRunOptions all_tools;
   all_tools.other_tools = true;
-  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", all_tools);
-  SCOPED_TRACE(r.dump());
+  const RtlRun r = run_rtl(c.design, c.dir / "rtl", all_tools);
+  SCOPED_TRACE(to_json(r).dump());
   expect_only_sat_flagged(r);
-  EXPECT_EQ(r["cycle_exact"], true);
-  EXPECT_EQ(r["bit_exact"], true);
-  EXPECT_EQ(r["lint"], "clean");
-  EXPECT_EQ(r["iverilog"], "accepted");
-  EXPECT_EQ(r["yosys"], "accepted");
-  EXPECT_EQ(r["icarus"]["bit_exact"], true);
-  EXPECT_EQ(r["icarus"]["cycles"], r["cycles"]);
-  EXPECT_EQ(r["icarus"]["overflow_flags"], r["overflow_flags"]);
+  EXPECT_TRUE(r.cycle_exact);
+  EXPECT_TRUE(r.bit_exact());
+  EXPECT_EQ(r.lint, "clean");
+  EXPECT_EQ(r.iverilog, "accepted");
+  EXPECT_EQ(r.yosys, "accepted");
+  EXPECT_EQ(r.icarus->run->bit_exact, std::optional<bool>(true));
+  EXPECT_EQ(r.icarus->run->cycles, r.cycles());
+  EXPECT_EQ(r.icarus->run->overflow_flags, r.verilator->overflow_flags);
   dataflow::EventGraph eg(c.design);
-  EXPECT_EQ(r["cycles"].get<int64_t>(), eg.resolve(depths).latency);
-  EXPECT_EQ(r["trace"]["pass"], true);
+  EXPECT_EQ(r.cycles(), eg.resolve(depths).latency);
+  EXPECT_TRUE(r.trace->pass);
 }
 
 // The full-buffer kind: a transpose (and a permute <1, 0>) reads every beat, then writes.

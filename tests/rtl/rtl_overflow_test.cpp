@@ -54,21 +54,21 @@ TEST(RtlOverflow, FlagOfTheSaturatedOutputOnlyAndClearedWithinRange) {
   const std::string a = port_of(c, "a"), b = port_of(c, "b");
   RtlRunOptions ro;
   ro.other_tools = rtl_test::have("iverilog") && rtl_test::have("yosys");
-  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
-  SCOPED_TRACE(r.dump());
-  EXPECT_EQ(r["lint"], "clean");  // the flag registers are warning-free under -Wall
-  EXPECT_EQ(r["bit_exact"], true);  // saturated as the C simulation saturates, ovf bits included
-  EXPECT_EQ(r["cycle_exact"], true);
-  EXPECT_EQ(r["overflow_flags"], (nlohmann::json{{a, true}, {b, false}}));
-  EXPECT_GT(r["overflow_beats"][a].get<int64_t>(), 0);
-  EXPECT_EQ(r["overflow_beats"][b], 0);
-  EXPECT_EQ(r["overflow_flag"], true);
-  EXPECT_FALSE(r.contains("overflow_flag_mismatch"));
-  EXPECT_FALSE(r["pass"].get<bool>());  // an overflow fails the run, as it fails the C simulations
+  RtlRun r = run_rtl(c.design, c.dir / "rtl", ro);
+  SCOPED_TRACE(to_json(r).dump());
+  EXPECT_EQ(r.lint, "clean");  // the flag registers are warning-free under -Wall
+  EXPECT_TRUE(r.bit_exact());  // saturated as the C simulation saturates, ovf bits included
+  EXPECT_TRUE(r.cycle_exact);
+  EXPECT_EQ(r.verilator->overflow_flags, (std::map<std::string, bool>{{a, true}, {b, false}}));
+  EXPECT_GT(r.verilator->overflow_beats.at(a), 0);
+  EXPECT_EQ(r.verilator->overflow_beats.at(b), 0);
+  EXPECT_TRUE(r.overflow_flag);
+  EXPECT_TRUE(r.overflow_flag_mismatch.empty());
+  EXPECT_FALSE(r.pass);  // an overflow fails the run, as it fails the C simulations
   if (ro.other_tools) {  // Icarus reads the same flag registers
-    EXPECT_EQ(r["icarus"]["bit_exact"], true);
-    EXPECT_EQ(r["icarus"]["overflow_flags"], r["overflow_flags"]);
-    EXPECT_EQ(r["icarus"]["overflow_beats"], r["overflow_beats"]);
+    EXPECT_EQ(r.icarus->run->bit_exact, std::optional<bool>(true));
+    EXPECT_EQ(r.icarus->run->overflow_flags, r.verilator->overflow_flags);
+    EXPECT_EQ(r.icarus->run->overflow_beats, r.verilator->overflow_beats);
   }
 
   // The same hardware on x within the range: no flag, and the run passes.
@@ -77,11 +77,11 @@ TEST(RtlOverflow, FlagOfTheSaturatedOutputOnlyAndClearedWithinRange) {
   write_input(c, "x", x);
   ro.lint = ro.other_tools = false;
   r = run_rtl(c.design, c.dir / "rtl", ro);
-  SCOPED_TRACE(r.dump());
-  EXPECT_EQ(r["overflow_flags"], (nlohmann::json{{a, false}, {b, false}}));
-  EXPECT_EQ(r["overflow_beats"], (nlohmann::json{{a, 0}, {b, 0}}));
-  EXPECT_EQ(r["overflow_flag"], false);
-  EXPECT_TRUE(r["pass"].get<bool>());
+  SCOPED_TRACE(to_json(r).dump());
+  EXPECT_EQ(r.verilator->overflow_flags, (std::map<std::string, bool>{{a, false}, {b, false}}));
+  EXPECT_EQ(r.verilator->overflow_beats, (std::map<std::string, int64_t>{{a, 0}, {b, 0}}));
+  EXPECT_FALSE(r.overflow_flag);
+  EXPECT_TRUE(r.pass);
 }
 
 }  // namespace

@@ -39,15 +39,15 @@ ir::Bundle filled(ir::Bundle b, uint64_t seed) {
 
 // Icarus runs c without stalls to the same bits in the same cycles; iverilog and Yosys
 // accept it.
-nlohmann::json expect_other_tools(const rtl_test::Case& c) {
+RtlRun expect_other_tools(const rtl_test::Case& c) {
   RtlRunOptions ro;
   ro.lint = false;
   ro.other_tools = true;
-  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
-  EXPECT_EQ(r["iverilog"], "accepted") << r.dump();
-  EXPECT_EQ(r["yosys"], "accepted") << r.dump();
-  EXPECT_EQ(r["icarus"]["bit_exact"], true) << r.dump();
-  EXPECT_EQ(r["icarus"]["cycles"], r["cycles"]) << r.dump();
+  const RtlRun r = run_rtl(c.design, c.dir / "rtl", ro);
+  EXPECT_EQ(r.iverilog, "accepted") << to_json(r).dump();
+  EXPECT_EQ(r.yosys, "accepted") << to_json(r).dump();
+  EXPECT_EQ(r.icarus->run->bit_exact, std::optional<bool>(true)) << to_json(r).dump();
+  EXPECT_EQ(r.icarus->run->cycles, r.cycles()) << to_json(r).dump();
   return r;
 }
 
@@ -168,10 +168,10 @@ TEST(RtlPermute, OnlyConstantOutputs) {
   rtl_test::Case c = rtl_test::emit_case(filled(std::move(b), 17), "rom_only", 2);
   for (const auto* p : of_kind(c.design, Kind::Source)) EXPECT_NE(p->op, Op::Input);
   rtl_test::expect_exact(c);
-  nlohmann::json r = expect_other_tools(c);
-  EXPECT_EQ(r["first_in"], 1) << r.dump();
-  EXPECT_EQ(r["cycles"], 7) << r.dump();  // w: 6 beats written in cycles 1 to 6, each read a cycle later
-  EXPECT_EQ(r["cycles"], r["model_cycles"]) << r.dump();
+  const RtlRun r = expect_other_tools(c);
+  EXPECT_EQ(r.verilator->first_in, 1) << to_json(r).dump();
+  EXPECT_EQ(r.cycles(), 7) << to_json(r).dump();  // w: 6 beats written in cycles 1 to 6, each read a cycle later
+  EXPECT_EQ(r.cycles(), r.model_cycles) << to_json(r).dump();
 }
 
 }  // namespace

@@ -235,27 +235,27 @@ TEST_P(RtlRandomDeadlock, HangsExactlyWhenTheEventGraphDeadlocks) {
   emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), dir / "rtl");
   RtlRunOptions ro;
   ro.lint = false;  // the fixed kernels' lint is RtlKernels'; the time goes to the build
-  const nlohmann::json r = run_rtl(c.design, dir / "rtl", ro);
-  SCOPED_TRACE(r.dump());
-  ASSERT_FALSE(r.contains("error"));
-  EXPECT_EQ(r["hang"].get<bool>(), c.deadlock);
-  EXPECT_EQ(r["model_latency"].get<int64_t>(), c.latency);
+  const RtlRun r = run_rtl(c.design, dir / "rtl", ro);
+  SCOPED_TRACE(to_json(r).dump());
+  ASSERT_TRUE(r.error.empty());
+  EXPECT_EQ(r.hang(), c.deadlock);
+  EXPECT_EQ(r.model_latency, c.latency);
   if (c.deadlock) return;
   // Saturated outputs are allowed (the C simulation saturates alike); the bits must agree.
-  EXPECT_EQ(r["bit_exact"], true);
+  EXPECT_TRUE(r.bit_exact());
   dataflow::EventGraph eg(c.design);
   eg.resolve(c.design.depths());
   const int64_t last_out = last_output_time(c.design, eg);
-  EXPECT_EQ(r["first_in"].get<int64_t>(), 1);
-  EXPECT_EQ(r["last_out"].get<int64_t>(), last_out);
-  EXPECT_EQ(r["model_cycles"].get<int64_t>(), last_out);
+  EXPECT_EQ(r.verilator->first_in, 1);
+  EXPECT_EQ(r.verilator->last_out, last_out);
+  EXPECT_EQ(r.model_cycles, last_out);
   EXPECT_EQ(trace_mismatch(c.design, eg, dir / "rtl" / "out" / "trace.txt"), "");
   // cycles span the first input beat to the last output beat; the last FIFO op, which may be a
   // gather's read of an unneeded beat after it, is the event graph's latency.
-  EXPECT_EQ(r["cycles"].get<int64_t>(), last_out);
-  EXPECT_EQ(r["last_op"].get<int64_t>(), c.latency);
-  EXPECT_EQ(r["cycle_exact"], true);
-  EXPECT_EQ(r["trace"]["pass"], true);
+  EXPECT_EQ(r.cycles(), last_out);
+  EXPECT_EQ(r.verilator->last_op, c.latency);
+  EXPECT_TRUE(r.cycle_exact);
+  EXPECT_TRUE(r.trace->pass);
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeded, RtlRandomDeadlock, testing::Range(0, design_count()));

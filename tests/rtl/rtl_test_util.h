@@ -54,17 +54,17 @@ inline void expect_exact(const Case& c) {
     RtlRunOptions ro;
     ro.lint = stall > 0;
     ro.stall_in = ro.stall_out = stall;
-    nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
-    SCOPED_TRACE(r.dump());
-    EXPECT_TRUE(r["pass"].get<bool>());
-    EXPECT_EQ(r["bit_exact"], true);
-    EXPECT_EQ(r["trace"]["pass"], true);
+    const RtlRun r = run_rtl(c.design, c.dir / "rtl", ro);
+    SCOPED_TRACE(to_json(r).dump());
+    EXPECT_TRUE(r.pass);
+    EXPECT_TRUE(r.bit_exact());
+    EXPECT_TRUE(r.trace->pass);
     if (stall > 0) {
-      EXPECT_EQ(r["lint"], "clean");
+      EXPECT_EQ(r.lint, "clean");
       continue;
     }
     dataflow::EventGraph eg(c.design);
-    EXPECT_EQ(r["cycles"].get<int64_t>(), eg.resolve(c.design.depths()).latency);
+    EXPECT_EQ(r.cycles(), eg.resolve(c.design.depths()).latency);
   }
 }
 
@@ -75,12 +75,12 @@ inline std::pair<int, int> expect_exact_flagged(const Case& c) {
   for (double stall : {0.3, 0.0}) {
     RtlRunOptions ro;
     ro.stall_in = ro.stall_out = stall;
-    nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
-    SCOPED_TRACE(r.dump());
-    EXPECT_EQ(r["bit_exact"], true);
-    EXPECT_EQ(r["trace"]["pass"], true);
+    const RtlRun r = run_rtl(c.design, c.dir / "rtl", ro);
+    SCOPED_TRACE(to_json(r).dump());
+    EXPECT_TRUE(r.bit_exact());
+    EXPECT_TRUE(r.trace->pass);
     if (stall == 0) {
-      EXPECT_EQ(r["cycles"], r["model_cycles"]);
+      EXPECT_EQ(r.cycles(), r.model_cycles);
     }
   }
   int flagged = 0, beats = 0;
@@ -103,10 +103,10 @@ inline void expect_hang_at_depth_two(const ir::Bundle& b, const std::string& nam
   emit_rtl(d, b, driver::rtl_options(d, b, ho), dir / "rtl");
   RtlRunOptions ro;
   ro.lint = false;
-  nlohmann::json r = run_rtl(d, dir / "rtl", ro);
-  EXPECT_TRUE(r["hang"].get<bool>()) << r.dump();
-  EXPECT_FALSE(r["pass"].get<bool>()) << r.dump();
-  EXPECT_EQ(r["model_cycles"].get<int64_t>(), -1) << r.dump();
+  const RtlRun r = run_rtl(d, dir / "rtl", ro);
+  EXPECT_TRUE(r.hang()) << to_json(r).dump();
+  EXPECT_FALSE(r.pass) << to_json(r).dump();
+  EXPECT_EQ(r.model_cycles, -1) << to_json(r).dump();
 }
 
 }  // namespace inrarch::rtl::rtl_test

@@ -101,13 +101,13 @@ TEST(RtlTranscendental, SaturationIsTheCSimulations) {
     RtlRunOptions ro;
     ro.lint = false;
     ro.stall_in = ro.stall_out = stall;
-    nlohmann::json r = run_rtl(c.design, c.dir / "rtl", ro);
-    SCOPED_TRACE(r.dump());
-    EXPECT_EQ(r["bit_exact"], true);
-    EXPECT_EQ(r["hang"], false);
-    EXPECT_EQ(r["trace"]["pass"], true);
+    const RtlRun r = run_rtl(c.design, c.dir / "rtl", ro);
+    SCOPED_TRACE(to_json(r).dump());
+    EXPECT_TRUE(r.bit_exact());
+    EXPECT_FALSE(r.hang());
+    EXPECT_TRUE(r.trace->pass);
     if (stall == 0) {
-      EXPECT_EQ(r["cycle_exact"], true);
+      EXPECT_TRUE(r.cycle_exact);
     }
   }
   const fs::path out = c.dir / "rtl" / "out";
@@ -141,12 +141,12 @@ TEST(RtlTranscendental, TwoElementsABeat) {
   // Icarus runs the same design to the same bits in the same cycles; Yosys reads it.
   RtlRunOptions all_tools;
   all_tools.other_tools = true;
-  nlohmann::json r = run_rtl(c.design, c.dir / "rtl", all_tools);
-  SCOPED_TRACE(r.dump());
-  EXPECT_EQ(r["iverilog"], "accepted");
-  EXPECT_EQ(r["yosys"], "accepted");
-  EXPECT_EQ(r["icarus"]["bit_exact"], true);
-  EXPECT_EQ(r["icarus"]["cycles"], r["model_cycles"]);
+  const RtlRun r = run_rtl(c.design, c.dir / "rtl", all_tools);
+  SCOPED_TRACE(to_json(r).dump());
+  EXPECT_EQ(r.iverilog, "accepted");
+  EXPECT_EQ(r.yosys, "accepted");
+  EXPECT_EQ(r.icarus->run->bit_exact, std::optional<bool>(true));
+  EXPECT_EQ(r.icarus->run->cycles, r.model_cycles);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 //   run_simulations  builds model.cpp with the driver (make sim) and runs three modes: sequential
 //                    csim, threaded csim (cooperative processes, bounded FIFOs, an exact
 //                    deadlock verdict), trace check against dataflow::schedule. Returns
-//                    report.json's `verification`.
+//                    their verdicts, typed (verdict.h).
 //   parse_csynth_report  reads Vitis's csynth.xml.
 #pragma once
 
@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backend/hls/verdict.h"
 #include "dataflow/design.h"
 #include "ir/bundle.h"
 #include "ir/interpreter.h"
@@ -86,22 +87,20 @@ struct SimOptions {
   std::function<void(const std::string&)> progress;  // a line per step (build, each mode)
 };
 
-// Builds (make sim) and runs the emitted top with the simulation driver in out_hls_dir (emit_hls first). Returns
-// {"csim": {pass, max_abs_error, max_rel_error, type, out_of_time?, error?}, "threaded":
-// {pass, deadlock, out_of_time, waits?, error?}, "trace": {pass, processes_checked,
-// mismatch?}, "project": run_project_csim's}; modes not run are absent.
-// Logs go to out_hls_dir/sim/*.log. Throws inrarch::Error when the code does not compile.
-nlohmann::json run_simulations(const dataflow::Design& d, const std::filesystem::path& out_hls_dir,
-                               const HlsOptions& opt, const SimOptions& sim = {});
+// Builds (make sim) and runs the emitted top with the simulation driver in out_hls_dir
+// (emit_hls first): the modes `sim` asks for, each with its verdict (verdict.h; a mode not
+// run is absent). Logs go to out_hls_dir/sim/*.log. Throws inrarch::Error when the code
+// does not compile.
+SimVerdicts run_simulations(const dataflow::Design& d, const std::filesystem::path& out_hls_dir,
+                            const HlsOptions& opt, const SimOptions& sim = {});
 
 // The shipped project's own C simulation (`make csim`, then `./csim data [rows]`) in
-// out_hls_dir: {pass, command, max_abs_error?, max_rel_error?, overflows?, error?}. Logs
-// in sim/.
-nlohmann::json run_project_csim(const std::filesystem::path& out_hls_dir, const SimOptions& sim);
+// out_hls_dir. Logs in sim/.
+ProjectRun run_project_csim(const std::filesystem::path& out_hls_dir, const SimOptions& sim);
 
 // Compares a recorded trace (the driver's format, see sim.cpp) with the schedule of every
-// process. Returns {"pass", "processes_checked", "mismatch"?}.
-nlohmann::json check_trace(const dataflow::Design& d, const std::filesystem::path& trace_file);
+// process.
+TraceCheck check_trace(const dataflow::Design& d, const std::filesystem::path& trace_file);
 
 // ---- precision sweep -------------------------------------------------------------------
 struct SweepRow {

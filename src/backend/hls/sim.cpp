@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "backend/hls/hls.h"
+#include "backend/hls/verdict.h"
 #include "dataflow/schedule.h"
 #include "support/error.h"
 #include "support/files.h"
@@ -49,12 +50,6 @@ nlohmann::json driver_result(const fs::path& out_file) {
     if (!j.is_discarded()) last = j;
   }
   return last;
-}
-
-// An error figure of the driver's result; a missing one or NaN (null) fails any bound.
-double error_figure(const nlohmann::json& res, const char* key) {
-  auto it = res.find(key);
-  return it != res.end() && it->is_number() ? it->get<double>() : 1e300;
 }
 
 Runs schedule_runs(const dataflow::Design& d, dataflow::ProcessId p) {
@@ -134,23 +129,21 @@ std::optional<std::pair<double, double>> input_span(const fs::path& data) {
 
 // "process P left the range of T, [-2^(I-1), 2^(I-1)) (|v| < 2^(I-1)): its values out of
 // range reached [lo, hi] as stored" (stored: after the process's exponent, docs/hls.md).
-std::string left_the_range(const NumberType& t, const std::string& first, const nlohmann::json& res) {
+std::string left_the_range(const NumberType& t, const OverflowReport& o) {
   const double top = std::ldexp(1.0, t.int_bits - 1);
-  std::string reached;
-  const auto it = res.find("first_overflow_reached");
-  if (it != res.end() && it->is_array() && it->size() == 2 && (*it)[0].is_number() && (*it)[1].is_number())
-    reached = fmt::format(": its values out of range reached [{:.6g}, {:.6g}] as stored",
-                          (*it)[0].get<double>(), (*it)[1].get<double>());
-  return fmt::format("process {} left the range of {}, [{:.6g}, {:.6g}) (|v| < 2^{}){}", first, t.name(), -top,
-                     top, t.int_bits - 1, reached);
+  const std::string reached =
+      o.first_reached ? fmt::format(": its values out of range reached [{:.6g}, {:.6g}] as stored",
+                                    o.first_reached->first, o.first_reached->second)
+                      : std::string();
+  return fmt::format("process {} left the range of {}, [{:.6g}, {:.6g}) (|v| < 2^{}){}", o.first.empty() ? "?" : o.first,
+                     t.name(), -top, top, t.int_bits - 1, reached);
 }
 
 // Why values overflowed, and the fix for it (docs/hls.md "Range safety"). The exponents were
 // chosen on the bundle's own inputs, or on samples of --input-range: inputs outside that
 // range are the input's fault; otherwise a value inside the design outgrew its format.
-// res: the simulation's result (the first overflowing process's reached span).
-std::string overflow_cause(const HlsOptions& opt, const fs::path& dir, const std::string& first,
-                           const nlohmann::json& res) {
+// o: the run's overflow (the first overflowing process and its reached span).
+std::string overflow_cause(const HlsOptions& opt, const fs::path& dir, const OverflowReport& o) {
   const auto span = input_span(dir / "data");
   const auto& range = opt.input_range;
   const NumberType& t = opt.type;
@@ -158,34 +151,53 @@ std::string overflow_cause(const HlsOptions& opt, const fs::path& dir, const std
     return fmt::format("an input outside the calibrated range: the inputs span [{:.6g}, {:.6g}], the "
                        "exponents were chosen for --input-range {},{}; give an --input-range that covers them "
                        "({})",
-                       span->first, span->second, range->first, range->second, left_the_range(t, first, res));
+                       span->first, span->second, range->first, range->second, left_the_range(t, o));
   const std::string on = range ? fmt::format("inputs within --input-range {},{}", range->first, range->second)
                                : std::string("the bundle's own inputs, which its exponents were chosen on");
   return fmt::format("a value inside the design outgrew its format: {}, on {}, so --input-range cannot help; "
                      "widen the integer bits (--type fixed<{},{}>)",
-                     left_the_range(t, first, res), on, t.width + 2, t.int_bits + 2);
+                     left_the_range(t, o), on, t.width + 2, t.int_bits + 2);
+}
+
+// The verdict of a run read from the driver (docs/hls.md §5). A value out of the number
+// type's range fails it whatever the errors say: the design returns wrong numbers for such
+// inputs (docs/hls.md "Range safety"); the error then says why and what fixes it.
+void judge(SimRun& r, const HlsOptions& opt, const fs::path& dir, int rc, double budget_s) {
+  const bool fixed = opt.type.kind == NumberType::Fixed;
+  const std::optional<double> figure = fixed ? r.max_scaled_error : r.max_rel_error;
+  const double bound = fixed ? opt.abs_tol : opt.rel_tol;
+  if (r.completed && !r.overflow.any() && figure && *figure <= bound) r.status = SimRun::Status::Pass;
+  if (r.overflow.any()) {
+    r.overflow.cause = overflow_cause(opt, dir, r.overflow);
+    std::string outs;
+    for (const std::string& o : r.overflow.flagged) outs += (outs.empty() ? "" : ", ") + o;
+    r.error = fmt::format("{} values overflowed {} (first in {}), saturated; the top's overflow_flag is {}{}: {}",
+                          r.overflow.count, opt.type.name(), r.overflow.first.empty() ? "?" : r.overflow.first,
+                          r.overflow.flag.value_or(false) ? 1 : 0, outs.empty() ? "" : " (" + outs + ")",
+                          r.overflow.cause);
+  }
+  if (r.completed || r.status == SimRun::Status::Deadlock) return;
+  if (r.status == SimRun::Status::OutOfTime)
+    r.error = fmt::format("out of time: the {} s budget ended the run", budget_s);
+  else if (r.error.empty())
+    r.error = fmt::format("no result (exit {}: crash or kill)", rc);
 }
 
 }  // namespace
 
-nlohmann::json check_trace(const dataflow::Design& d, const fs::path& trace_file) {
+TraceCheck check_trace(const dataflow::Design& d, const fs::path& trace_file) {
   std::vector<Runs> got = read_trace(trace_file, d.processes.size());
-  nlohmann::json r = {{"pass", true}, {"processes_checked", 0}};
-  int checked = 0;
+  TraceCheck r{true, 0, "", ""};
   for (size_t p = 0; p < d.processes.size(); ++p) {
     std::string diff = compare_runs(schedule_runs(d, static_cast<dataflow::ProcessId>(p)), got[p]);
-    ++checked;
-    if (!diff.empty() && r["pass"]) {
-      r["pass"] = false;
-      r["mismatch"] = {{"process", d.processes[p].name}, {"detail", diff}};
-    }
+    ++r.processes_checked;
+    if (!diff.empty() && r.pass) r = {false, r.processes_checked, d.processes[p].name, diff};
   }
-  r["processes_checked"] = checked;
   return r;
 }
 
-nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
-                               const HlsOptions& opt, const SimOptions& sim) {
+SimVerdicts run_simulations(const dataflow::Design& d, const fs::path& dir, const HlsOptions& opt,
+                            const SimOptions& sim) {
   fs::create_directories(dir / "sim");
   auto note = [&](const std::string& line) {
     if (sim.progress) sim.progress(line);
@@ -199,84 +211,35 @@ nlohmann::json run_simulations(const dataflow::Design& d, const fs::path& dir,
   if (run_cmd(build) != 0)
     throw Error("hls: the generated top does not build for simulation (make sim); see " +
                 (dir / "sim" / "build.log").string() + ":\n" + read_file(dir / "sim" / "build.log").substr(0, 2000));
-  nlohmann::json v;
+  SimVerdicts v;
+  v.type = opt.type.name();
   const std::string args = fmt::format(" --budget {}{}", sim.budget_s,
                                        sim.rows > 0 ? fmt::format(" --rows {}", sim.rows) : "");
   // The driver stops itself at the budget; the kill is only for one that cannot.
   const std::string run = cd + "sim/sim";
   const double hard_stop_s = sim.budget_s + 30;
-  const bool fixed = opt.type.kind == NumberType::Fixed;
-  // A value out of the number type's range fails the run whatever the errors say: the
-  // design returns wrong numbers for such inputs (docs/hls.md "Range safety").
-  auto judge = [&](const nlohmann::json& res) {
-    if (res.value("overflows", int64_t{0}) > 0 || res.value("overflow_flag", false)) return false;
-    return fixed ? error_figure(res, "max_scaled_error") <= opt.abs_tol
-                 : error_figure(res, "max_rel_error") <= opt.rel_tol;
-  };
-  // The count (C simulation's) and the top's flags (the hardware's): report both.
-  auto overflows = [&](const nlohmann::json& res, nlohmann::json& out) {
-    const int64_t n = res.value("overflows", int64_t{0});
-    const bool flag = res.value("overflow_flag", false);
-    if (res.contains("overflow_flag")) out["overflow_flag"] = flag;
-    if (flag) out["overflow_flags"] = res["overflow_flags"];
-    if (n == 0 && !flag) return;
-    out["overflows"] = n;
-    out["first_overflow"] = res.value("first_overflow", std::string("?"));
-    std::string outs;
-    for (const auto& o : res.value("overflow_flags", nlohmann::json::array()))
-      outs += (outs.empty() ? "" : ", ") + o.get<std::string>();
-    if (res.contains("first_overflow_reached")) out["first_overflow_reached"] = res["first_overflow_reached"];
-    out["overflow_cause"] = overflow_cause(opt, dir, out["first_overflow"].get<std::string>(), res);
-    out["error"] = fmt::format("{} values overflowed {} (first in {}), saturated; the top's "
-                               "overflow_flag is {}{}: {}",
-                               n, opt.type.name(), out["first_overflow"].get<std::string>(),
-                               flag ? 1 : 0, outs.empty() ? "" : " (" + outs + ")",
-                               out["overflow_cause"].get<std::string>());
-  };
-  auto failure = [&](const nlohmann::json& res, int rc) -> std::string {
-    if (res.value("out_of_time", false))
-      return fmt::format("out of time: the {} s budget ended the run", sim.budget_s);
-    if (res.contains("error")) return res["error"].get<std::string>();
-    return fmt::format("no result (exit {}: crash or kill)", rc);
+  // One mode: run, read its result line, judge it.
+  auto run_mode = [&](const std::string& mode, const std::string& extra) {
+    const int rc = run_cmd(fmt::format("{} {}{}{} > sim/{}.json 2> sim/{}.log", run, mode, extra, args, mode, mode),
+                           hard_stop_s);
+    SimRun r = sim_run_from_driver(driver_result(dir / "sim" / (mode + ".json")));
+    judge(r, opt, dir, rc, sim.budget_s);
+    return r;
   };
   if (sim.sequential || sim.trace) {
     note(sim.trace ? "C simulation: sequential, recording the trace" : "C simulation: sequential");
-    std::string trace = sim.trace ? " --trace sim/trace.txt" : "";
-    int rc = run_cmd(fmt::format("{} seq{}{} > sim/seq.json 2> sim/seq.log", run, trace, args),
-                     hard_stop_s);
-    nlohmann::json res = driver_result(dir / "sim" / "seq.json");
-    bool done = res.value("completed", false);
-    v["csim"] = {{"pass", done && judge(res)}, {"type", opt.type.name()}};
-    for (const char* key : {"max_abs_error", "max_rel_error", "max_scaled_error", "max_column_rel_error", "worst_columns"})
-      if (res.contains(key)) v["csim"][key] = res[key];  // absent when the run did not complete
-    overflows(res, v["csim"]);
-    if (!done) {
-      v["csim"]["error"] = failure(res, rc);
-      if (res.value("out_of_time", false)) v["csim"]["out_of_time"] = true;
-    }
-    if (sim.trace) {
-      v["trace"] = done ? check_trace(d, dir / "sim" / "trace.txt")
-                        : nlohmann::json{{"pass", false}, {"processes_checked", 0}};
-    }
-    if (!sim.sequential) v.erase("csim");
+    SimRun seq = run_mode("seq", sim.trace ? " --trace sim/trace.txt" : "");
+    if (sim.trace)
+      v.trace = seq.completed ? check_trace(d, dir / "sim" / "trace.txt") : TraceCheck{false, 0, "", ""};
+    if (sim.sequential) v.csim = std::move(seq);
   }
   if (sim.threaded) {
     note("C simulation: threaded, FIFOs at their sized depths");
-    int rc = run_cmd(fmt::format("{} threaded{} > sim/threaded.json 2> sim/threaded.log", run, args),
-                     hard_stop_s);
-    nlohmann::json res = driver_result(dir / "sim" / "threaded.json");
-    bool deadlock = res.value("deadlock", false);
-    bool done = res.value("completed", false);
-    v["threaded"] = {{"pass", done && judge(res)},
-                     {"deadlock", deadlock},
-                     {"out_of_time", res.value("out_of_time", false)}};
-    if (deadlock) v["threaded"]["waits"] = res["waits"];
-    else if (!done) v["threaded"]["error"] = failure(res, rc);
-    overflows(res, v["threaded"]);
+    v.threaded = run_mode("threaded", "");
   }
   if (sim.project) {
     note("C simulation: the project's own (make csim)");
-    v["project"] = run_project_csim(dir, sim);
+    v.project = run_project_csim(dir, sim);
   }
   return v;
 }

@@ -26,10 +26,9 @@ std::vector<SweepRow> precision_sweep(const dataflow::Design& d, const ir::Bundl
       if (ch == '<' || ch == '>' || ch == ',') ch = '_';
     std::filesystem::path dir = work_dir / folder;
     emit_hls(d, b, opt, dir);
-    nlohmann::json v = run_simulations(d, dir, opt, sim);
-    const auto& c = v["csim"];
-    rows.push_back({t, c.value("max_abs_error", -1.0), c.value("max_rel_error", -1.0),
-                    c.value("max_scaled_error", -1.0), !c.contains("error")});
+    const SimRun c = run_simulations(d, dir, opt, sim).csim.value();
+    rows.push_back({t, c.max_abs_error.value_or(-1), c.max_rel_error.value_or(-1), c.max_scaled_error.value_or(-1),
+                    c.error.empty()});
   }
   return rows;
 }

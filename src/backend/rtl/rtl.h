@@ -7,7 +7,7 @@
 //                  a Verilator testbench (tb_main.cpp), the C program that records the HLS
 //                  C simulation's output bits (csim_dump.cpp), input data and a Makefile.
 //   run_rtl        lints, builds and runs it with Verilator (and parses it with Icarus and
-//                  Yosys when asked); returns report.json's `verification.rtl`.
+//                  Yosys when asked); returns what it found, typed (rtl_run.h).
 //   check_rtl_trace  compares a run's recorded FIFO operations with the schedules and, for
 //                  a run without stalls, with the event graph's times.
 //   synthesize     Yosys's synth_xilinx of the top: LUT, FF, DSP, BRAM18K, URAM;
@@ -28,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backend/rtl/rtl_run.h"
 #include "backend/rtl/timing.h"
 #include "dataflow/design.h"
 #include "ir/bundle.h"
@@ -72,22 +73,16 @@ struct RtlRunOptions {
   double budget_s = 600;   // per build or run
 };
 
-// Runs the project written by emit_rtl in `dir` (logs in dir/logs). Returns
-// {pass, bit_exact, cycles, model_cycles, cycle_exact, hang, lint?, iverilog?, yosys?,
-// icarus? (its run: {hang, cycles, bit_exact, ...}), trace?, mismatches?, error?,
-// overflow_flag, overflow_flags {port: the top's sticky flag}, overflow_beats {port: beats
-// with ovf set}, overflow_flag_mismatch?}: pass when the run ended without a hang, every
-// output bit equals the HLS C simulation's, (without stalls) the cycle count is the event
-// graph's latency, and no overflow flag is set (each agreeing with its port's beats).
-nlohmann::json run_rtl(const dataflow::Design& d, const std::filesystem::path& dir,
-                       const RtlRunOptions& opt = {});
+// Runs the project written by emit_rtl in `dir` (logs in dir/logs): pass when the run
+// ended without a hang, every output bit equals the HLS C simulation's, (without stalls)
+// the cycle count is the event graph's latency, and no overflow flag is set (each agreeing
+// with its port's beats).
+RtlRun run_rtl(const dataflow::Design& d, const std::filesystem::path& dir, const RtlRunOptions& opt = {});
 
 // Checks a trace ("<cycle> <stream> w|r" lines) against the schedules: per process, the
 // ops grouped by cycle are its steps in order, each at least its delay after the previous;
 // with `exact_times`, every op at the event graph's time for the design's depths.
-// Returns {pass, ops_checked, mismatch?}.
-nlohmann::json check_rtl_trace(const dataflow::Design& d, const std::filesystem::path& trace,
-                               bool exact_times);
+RtlTraceCheck check_rtl_trace(const dataflow::Design& d, const std::filesystem::path& trace, bool exact_times);
 
 // Yosys's synth_xilinx -family xcup of the whole top in an emitted RTL folder (`make synth`).
 // Returns {tool, lut, ff, dsp, bram18k (a RAMB36 is two), uram, lutram_cells, carry_cells,

@@ -81,24 +81,19 @@ std::vector<TraceOp> read_trace(const fs::path& file) {
   return ops;
 }
 
-// The top's sticky flags from a testbench's result r into v: overflow_flags {port: bool},
-// overflow_beats {port: beats with ovf set}, overflow_flag (any set). A flag must be set
-// exactly when its port gave out a beat with ovf set; otherwise overflow_flag_mismatch
-// names the port. Returns true when no flag is set and every flag agrees with its beats.
-bool read_overflow(const nlohmann::json& r, nlohmann::json& v) {
-  const nlohmann::json flags = r.value("overflow_flags", nlohmann::json::object());
-  const nlohmann::json beats = r.value("overflow_beats", nlohmann::json::object());
-  bool any = false;
-  for (const auto& [port, flag] : flags.items()) {
-    const int64_t n = beats.value(port, int64_t{0});
-    any = any || flag == true;
-    if ((flag == true) != (n > 0) && !v.contains("overflow_flag_mismatch"))
-      v["overflow_flag_mismatch"] = fmt::format("{}: flag {}, {} beats with ovf set", port, flag.dump(), n);
+// The top's sticky flags of the Verilator run into r: overflow_flag (any set), and
+// overflow_flag_mismatch naming a port whose flag disagrees with its beats (a flag must be set
+// exactly when its port gave out a beat with ovf set). True when no flag is set and every
+// flag agrees with its beats.
+bool read_overflow(const TestbenchRun& tb, RtlRun& r) {
+  for (const auto& [port, flag] : tb.overflow_flags) {
+    const auto beats = tb.overflow_beats.find(port);
+    const int64_t n = beats == tb.overflow_beats.end() ? 0 : beats->second;
+    r.overflow_flag = r.overflow_flag || flag;
+    if (flag != (n > 0) && r.overflow_flag_mismatch.empty())
+      r.overflow_flag_mismatch = fmt::format("{}: flag {}, {} beats with ovf set", port, flag, n);
   }
-  v["overflow_flag"] = any;
-  v["overflow_flags"] = flags;
-  v["overflow_beats"] = beats;
-  return !any && !v.contains("overflow_flag_mismatch");
+  return !r.overflow_flag && r.overflow_flag_mismatch.empty();
 }
 
 }  // namespace
@@ -122,7 +117,7 @@ ModelTimes model_times(const dataflow::Design& d) {
   return t;
 }
 
-nlohmann::json check_rtl_trace(const dataflow::Design& d, const fs::path& trace, bool exact_times) {
+RtlTraceCheck check_rtl_trace(const dataflow::Design& d, const fs::path& trace, bool exact_times) {
   const std::vector<TraceOp> ops = read_trace(trace);
   // Per process, its ops by cycle (a step is the ops of one cycle).
   std::vector<std::map<int64_t, std::vector<dataflow::FifoOp>>> steps(d.processes.size());
@@ -132,9 +127,7 @@ nlohmann::json check_rtl_trace(const dataflow::Design& d, const fs::path& trace,
     steps.at(op.write ? s.producer : s.consumer)[op.cycle].push_back({op.stream, op.write});
     (op.write ? wt : rt)[op.stream].push_back(op.cycle);
   }
-  auto fail = [&](const std::string& why) {
-    return nlohmann::json{{"pass", false}, {"ops_checked", ops.size()}, {"mismatch", why}};
-  };
+  auto fail = [&](const std::string& why) { return RtlTraceCheck{false, int64_t(ops.size()), why}; };
   for (size_t p = 0; p < d.processes.size(); ++p) {
     const auto expected = dataflow::expand(dataflow::schedule(d, dataflow::ProcessId(p)));
     const std::string& name = d.processes[p].name;
@@ -165,57 +158,53 @@ nlohmann::json check_rtl_trace(const dataflow::Design& d, const fs::path& trace,
           return fail(fmt::format("{} read #{} at cycle {}, the event graph says {}", d.streams[s].name, n, rt[s][n], r[n]));
     }
   }
-  return {{"pass", true}, {"ops_checked", ops.size()}};
+  return {true, int64_t(ops.size()), ""};
 }
 
-nlohmann::json run_rtl(const dataflow::Design& d, const fs::path& dir, const RtlRunOptions& opt) {
-  nlohmann::json v = {{"pass", false}, {"bit_exact", false}, {"hang", false}};
+RtlRun run_rtl(const dataflow::Design& d, const fs::path& dir, const RtlRunOptions& opt) {
+  RtlRun v;
   const ModelTimes model = model_times(d);
-  v["model_cycles"] = model.last_out;
-  v["model_latency"] = model.latency;
-  if (opt.lint) v["lint"] = make(dir, "lint", "lint.log", opt.budget_s) ? "clean" : "warnings: see logs/lint.log";
+  v.model_cycles = model.last_out;
+  v.model_latency = model.latency;
+  if (opt.lint) v.lint = make(dir, "lint", "lint.log", opt.budget_s) ? "clean" : "warnings: see logs/lint.log";
   if (opt.other_tools) {
-    v["iverilog"] = make(dir, "iverilog", "iverilog.log", opt.budget_s) ? "accepted" : "rejected: see logs/iverilog.log";
-    v["yosys"] = make(dir, "yosys", "yosys.log", opt.budget_s) ? "accepted" : "rejected: see logs/yosys.log";
+    v.iverilog = make(dir, "iverilog", "iverilog.log", opt.budget_s) ? "accepted" : "rejected: see logs/iverilog.log";
+    v.yosys = make(dir, "yosys", "yosys.log", opt.budget_s) ? "accepted" : "rejected: see logs/yosys.log";
   }
   if (!make(dir, "csim", "csim.log", opt.budget_s)) {
-    v["error"] = "the HLS C simulation's bits: see logs/csim.log";
+    v.error = "the HLS C simulation's bits: see logs/csim.log";
     return v;
   }
-  const double work = icarus_weight(d) * double(std::max<int64_t>(v["model_cycles"].get<int64_t>(), 0));
+  const double work = icarus_weight(d) * double(std::max<int64_t>(v.model_cycles, 0));
   if (opt.other_tools && work > opt.icarus_max_work) {
-    v["icarus"] = {{"skipped", fmt::format("{:.3g} process-cycles (over {:.3g}): run `make icarus` in the rtl folder",
-                                           work, opt.icarus_max_work)}};
+    v.icarus = IcarusRun{fmt::format("{:.3g} process-cycles (over {:.3g}): run `make icarus` in the rtl folder", work,
+                                     opt.icarus_max_work), "", std::nullopt};
   } else if (opt.other_tools) {  // Icarus runs the same design against the same bits
     make(dir, "icarus", "icarus.log", opt.budget_s);
-    nlohmann::json ic = last_json(dir / "logs" / "icarus.log");
-    v["icarus"] = ic.is_null() ? nlohmann::json{{"error", "no result: see logs/icarus.log"}} : ic;
+    v.icarus = IcarusRun{"", "no result: see logs/icarus.log", testbench_run(last_json(dir / "logs" / "icarus.log"))};
   }
   if (!make(dir, "obj_dir/Vtop", "verilator.log", opt.budget_s)) {
-    v["error"] = "verilator did not build the testbench: see logs/verilator.log";
+    v.error = "verilator did not build the testbench: see logs/verilator.log";
     return v;
   }
   const std::string args = fmt::format("--data data --expect csim --out out --stall-in {} --stall-out {} --seed {}{}",
                                        opt.stall_in, opt.stall_out, opt.seed, opt.trace ? " --trace out/trace.txt" : "");
   fs::create_directories(dir / "out");
   auto run = run_command(fmt::format("cd '{}' && ./obj_dir/Vtop {} > logs/sim.log 2>&1", dir.string(), args), opt.budget_s);
-  nlohmann::json r = last_json(dir / "logs" / "sim.log");
-  if (r.is_null()) {
-    v["error"] = run.timed_out ? "out of time" : "the testbench printed no result: see logs/sim.log";
+  v.verilator = testbench_run(last_json(dir / "logs" / "sim.log"));
+  if (!v.verilator) {
+    v.error = run.timed_out ? "out of time" : "the testbench printed no result: see logs/sim.log";
     return v;
   }
-  for (const char* k : {"hang", "cycles", "first_in", "last_out", "last_op", "bit_exact", "mismatches", "first_mismatch"})
-    if (r.contains(k)) v[k] = r[k];
+  const TestbenchRun& r = *v.verilator;
   const bool unstalled = opt.stall_in == 0 && opt.stall_out == 0;
   // The event graph's time 0 is the RTL's cycle 0: the span and its end must both match, and
   // so must the last FIFO op (a gather's reads of unneeded beats may come after the outputs).
-  v["cycle_exact"] = unstalled && v["cycles"] == v["model_cycles"] && v["last_out"] == v["model_cycles"] &&
-                     v.value("last_op", int64_t{-1}) == model.latency;
-  if (opt.trace && !r["hang"].get<bool>()) v["trace"] = check_rtl_trace(d, dir / "out" / "trace.txt", unstalled);
+  v.cycle_exact = unstalled && r.cycles == v.model_cycles && r.last_out == v.model_cycles && r.last_op == model.latency;
+  if (opt.trace && !r.hang) v.trace = check_rtl_trace(d, dir / "out" / "trace.txt", unstalled);
   // An overflow fails the run, as it fails the C simulations: the outputs are saturated.
   const bool in_range = read_overflow(r, v);
-  v["pass"] = !r["hang"].get<bool>() && r["bit_exact"] == true && (!unstalled || v["cycle_exact"] == true) &&
-              (!v.contains("trace") || v["trace"]["pass"] == true) && in_range;
+  v.pass = !r.hang && r.bit_exact == true && (!unstalled || v.cycle_exact) && (!v.trace || v.trace->pass) && in_range;
   return v;
 }
 

@@ -1,9 +1,12 @@
 // The cost rules of the resource model (resources.h): DSPs per multiply, block-RAM tiling,
-// and the per-lane cost of each elementwise op, as one table keyed by op.
+// and the per-lane cost of each elementwise op (the cost columns of elementwise.def).
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "dataflow/resources.h"
 #include "dataflow/resources_detail.h"
+#include "support/error.h"
 
 namespace inrarch::dataflow {
 
@@ -67,36 +70,21 @@ int64_t uram_tiles(int64_t width_bits, int64_t words) {
 
 namespace detail {
 
-// Transcendentals are a table lookup plus linear interpolation (the HLS kernel library's
-// fixed_math.h / fixed_exp_log.h): the argument scaling is a W x 64-bit product, the
-// interpolation a 33 x 20-bit one, and each lane reads two neighbouring entries of its own
-// 1025-word table (one dual-port bank). LUT/FF are per lane, uncalibrated.
+// The cost of one lane is elementwise.def's row. Transcendentals are a table lookup plus
+// linear interpolation (the HLS kernel library's fixed_math.h / fixed_exp_log.h): the
+// argument scaling is a W x 64-bit product, the interpolation a 33 x 20-bit one (`tdsp`),
+// and each lane reads two neighbouring entries of its own 1025-word table (one dual-port
+// bank). LUT/FF are per lane, uncalibrated.
 LaneCost lane_cost(ir::Op op, const Arith& a, bool fabric_mul) {
   const int64_t w = a.bits;
   if (op == ir::Op::Mul && fabric_mul) return {0, fabric_multiply_luts(a), 2 * w, 0, 0};
-  const int64_t transcendental_dsp = dsp_for_product(w, 64) + dsp_for_product(33, 20);
-  struct Row {
-    ir::Op op;
-    int64_t dsp, lut, ff, table_words, table_width;
-  };
-  const Row rows[] = {
-      {ir::Op::Neg, 0, w, w, 0, 0},
-      {ir::Op::Relu, 0, w, w, 0, 0},
-      {ir::Op::Step, 0, w / 4 + 1, w, 0, 0},
-      {ir::Op::Add, dsp_per_add(a), w, w, 0, 0},
-      {ir::Op::Sub, dsp_per_add(a), w, w, 0, 0},
-      {ir::Op::Mul, dsp_per_multiply(a), w, 2 * w, 0, 0},
-      {ir::Op::Div, 0, w * w, w * w, 0, 0},  // an iterative divider in the fabric, pipelined
-      {ir::Op::Sqrt, 0, sqrt_luts(w), sqrt_luts(w), 0, 0},  // digit recurrence: adder stages
-      {ir::Op::Sin, transcendental_dsp, 6 * w, 6 * w, 1025, 32},
-      {ir::Op::Cos, transcendental_dsp, 6 * w, 6 * w, 1025, 32},
-      {ir::Op::Exp, transcendental_dsp, 8 * w, 8 * w, 1025, 64},
-      {ir::Op::Log, transcendental_dsp, 8 * w, 8 * w, 1025, 64},
-      {ir::Op::Tanh, transcendental_dsp, 8 * w + w * w, 8 * w + w * w, 1025, 64},
-  };
-  for (const Row& r : rows)
-    if (r.op == op) return {r.dsp, r.lut, r.ff, r.table_words, r.table_width};
-  return {0, w, w, 0, 0};  // data movement: a register per lane
+  const int64_t tdsp = dsp_for_product(w, 64) + dsp_for_product(33, 20);
+#define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width) \
+  if (op == ir::Op::Name) return {dsp, lut, ff, table_words, table_width};
+#include "dataflow/elementwise.def"
+  // Only elementwise processes have lanes, and every elementwise op has its row (elementwise.cpp).
+  INRARCH_ASSERT(false, fmt::format("resources: {} is not an elementwise op", ir::op_name(op)));
+  return {};
 }
 
 // A multiply-accumulate lane of an mm kernel besides its DSPs: the accumulator (2W + a few

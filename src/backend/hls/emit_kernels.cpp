@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "backend/hls/emit_common.h"
+#include "dataflow/elementwise.h"
 #include "dataflow/kernels.h"
 #include "support/error.h"
 
@@ -24,14 +25,11 @@ std::string trailing_flag(const Ctx& c, dataflow::ProcessId pid) {
   return f.empty() ? f : ", " + f;
 }
 
-// The operator struct of an elementwise op: inrarch_hls::op_<mnemonic> (elementwise.h has
-// one per elementwise row of ops.def; the every-op test C-simulates each), op_mul_fabric
-// for a multiply the design puts in LUTs.
-std::string functor(const Ctx& c, ir::Op op) {
-  if (dataflow::kernel_class(op) != dataflow::KernelClass::elementwise)
-    throw Error("hls: no elementwise operator for " + std::string(ir::op_name(op)));
-  if (op == ir::Op::Mul && c.d.options.fabric_elementwise_mul) return "inrarch_hls::op_mul_fabric";
-  return "inrarch_hls::op_" + std::string(ir::op_name(op));
+// The operator struct of an elementwise process: its row of dataflow/elementwise.def
+// (inrarch/elementwise.h has one struct per row; the every-op test C-simulates each),
+// op_mul_fabric for a multiply the design puts in LUTs.
+std::string functor(const Ctx& c, const Process& p) {
+  return std::string("inrarch_hls::") + dataflow::elementwise_row(c.d, p).functor;
 }
 
 // The template arguments of a ROM reader: "B", or "B, P" when the ROM holds only the P
@@ -56,7 +54,7 @@ std::string scaled_functor(const Ctx& c, dataflow::ProcessId pid) {
   const Process& p = c.d.processes[pid];
   const std::vector<int>& e = c.scale.operand_exp[pid];
   int out = c.scale.stream_exp[p.outputs.at(0)];
-  std::string f = functor(c, p.op);
+  std::string f = functor(c, p);
   if (out == 0 && std::all_of(e.begin(), e.end(), [](int k) { return k == 0; })) return f;
   if (e.size() == 1) return fmt::format("inrarch_hls::scaled1<{}, {}, {}>", f, e[0], out);
   return fmt::format("inrarch_hls::scaled2<{}, {}, {}, {}>", f, e.at(0), e.at(1), out);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "backend/rtl/rtl_detail.h"
+#include "dataflow/elementwise.h"
 #include "dataflow/kernels.h"
 #include "support/error.h"
 #include "support/files.h"
@@ -67,9 +68,9 @@ std::string ports_of(const std::string& stem, const std::string& dir, const std:
 std::string ew_params(const Ctx& c, ProcessId pid) {
   const Process& p = c.d.processes[pid];
   const StreamId out = p.outputs.at(0);
-  LaneOp op = lane_op(p.op);
-  if (op == kMul && c.d.options.fabric_elementwise_mul) op = kMulFabric;  // as the HLS op_mul_fabric
-  std::string s = fmt::format(".OP({}), .B({}), .W({}), .F({}), .FA({}), .EA({})", int(op),
+  // The lane code of elementwise.def (the fabric multiply's own, as the HLS op_mul_fabric).
+  const int op = dataflow::elementwise_row(c.d, p).code;
+  std::string s = fmt::format(".OP({}), .B({}), .W({}), .F({}), .FA({}), .EA({})", op,
                               c.d.streams[out].block, c.w, c.f, c.fa, c.operand_exp(pid, 0));
   if (p.operands.size() > 1) s += fmt::format(", .EB({})", c.operand_exp(pid, 1));
   return s + fmt::format(", .EO({}), .BEATS({})", c.stream_exp(out), c.d.streams[out].beats());

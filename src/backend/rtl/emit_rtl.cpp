@@ -17,30 +17,6 @@ namespace detail {
 using dataflow::Kind;
 using dataflow::ProcessId;
 
-LaneOp lane_op(ir::Op op) {
-  switch (op) {
-    case ir::Op::Add: return kAdd;
-    case ir::Op::Sub: return kSub;
-    case ir::Op::Mul: return kMul;
-    case ir::Op::Neg: return kNeg;
-    case ir::Op::Relu: return kRelu;
-    case ir::Op::Step: return kStep;
-    case ir::Op::Sin: return kSin;
-    case ir::Op::Cos: return kCos;
-    case ir::Op::Exp: return kExp;
-    case ir::Op::Tanh: return kTanh;
-    case ir::Op::Log: return kLog;
-    case ir::Op::Div: return kDiv;
-    case ir::Op::Sqrt: return kSqrt;
-    // Not elementwise: no lane (a new elementwise op needs its lane here, -Werror=switch).
-    case ir::Op::Input: case ir::Op::Param: case ir::Op::Const: case ir::Op::Mm: case ir::Op::Sum:
-    case ir::Op::Transpose: case ir::Op::Permute: case ir::Op::Reshape: case ir::Op::Unsqueeze:
-    case ir::Op::Squeeze: case ir::Op::Expand: case ir::Op::Select: case ir::Op::Slice: case ir::Op::Cat: break;
-  }
-  throw Error(fmt::format("rtl: elementwise op {} is not supported yet (add, sub, mul, neg, relu, step, sin, cos, exp, tanh, log, sqrt, div are)",
-                          ir::op_name(op)));
-}
-
 int Ctx::stream_exp(dataflow::StreamId s) const {
   return opt.stream_exp.empty() ? 0 : opt.stream_exp.at(s);
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "backend/rtl/rtl_detail.h"
+#include "dataflow/elementwise.h"
 #include "dataflow/kernels.h"
 #include "support/error.h"
 
@@ -20,7 +21,7 @@ namespace {
 
 // A lane for the op, and a ROM operand whose period a beat can read whole or wrap in.
 void check_elementwise(const Design& d, const Process& p) {
-  lane_op(p.op);  // throws for an op without a lane
+  dataflow::elementwise_row(d, p);  // throws for an op without a lane
   const int64_t block = d.streams[p.outputs.at(0)].block;
   for (const auto& od : p.operands) {
     const int64_t words = rom_words(od);

@@ -24,14 +24,6 @@ std::filesystem::path library_dir();
 // Every module of the library, by file name.
 std::vector<SvFile> library_files();
 
-// Lane operations of inrarch_lane1/2 (the OP parameter).
-enum LaneOp {
-  kAdd = 0, kSub = 1, kMul = 2, kNeg = 3, kRelu = 4, kStep = 5, kSin = 6, kCos = 7,
-  kExp = 8, kTanh = 9, kLog = 10, kDiv = 11,
-  kMulFabric = 12,  // mul, built from LUTs: the search moved it out of the DSPs
-  kSqrt = 13
-};
-
 // What the emitter needs about a design, checked and computed once.
 struct Ctx {
   const dataflow::Design& d;
@@ -59,7 +51,6 @@ std::string copy_instance(const Ctx& c, dataflow::ProcessId p);
 
 // Checks the number type and every process (inrarch::Error naming what is not supported).
 Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& opt);
-LaneOp lane_op(ir::Op op);
 // Throws inrarch::Error naming the process, its op and kernel kind when the slice has no
 // module for it.
 void check_process(const dataflow::Design& d, dataflow::ProcessId p);

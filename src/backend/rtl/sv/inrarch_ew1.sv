@@ -19,19 +19,23 @@ module inrarch_ew1 #(
     output logic         out_valid,
     input  logic         out_ready
 );
+  // The lane codes (the OP column of src/dataflow/elementwise.def; a test checks them).
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int OP_SIN = 6, OP_COS = 7, OP_EXP = 8, OP_TANH = 9, OP_LOG = 10, OP_SQRT = 13;
+  /* verilator lint_on UNUSEDPARAM */
   logic [B*W-1:0] y;
   logic [B-1:0] sat;
   inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W)) u_fsm (
       .clk, .rst, .in_valid, .in_ready, .lanes(y), .lanes_ovf(|sat || in_data[B*W]),
       .out_data, .out_valid, .out_ready);
   for (genvar e = 0; e < B; e = e + 1) begin : g_lane
-    if (OP == 13) begin : g_sqrt
+    if (OP == OP_SQRT) begin : g_sqrt
       inrarch_lane_sqrt #(.W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
           .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
-    end else if (OP >= 8 && OP <= 10) begin : g_explog
+    end else if (OP == OP_EXP || OP == OP_TANH || OP == OP_LOG) begin : g_explog
       inrarch_lane_explog #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
           .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
-    end else if (OP >= 6) begin : g_sin
+    end else if (OP == OP_SIN || OP == OP_COS) begin : g_sin
       inrarch_lane_sin #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
           .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
     end else begin : g_plain

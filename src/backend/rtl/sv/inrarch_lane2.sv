@@ -22,13 +22,17 @@ module inrarch_lane2 #(
     output logic [W-1:0] y,
     output logic         ovf
 );
+  // The lane codes (the OP column of src/dataflow/elementwise.def; a test checks them).
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int OP_ADD = 0, OP_SUB = 1, OP_MUL = 2, OP_DIV = 11, OP_MUL_FABRIC = 12;
+  /* verilator lint_on UNUSEDPARAM */
   logic [63:0] r;  // the result in A, before fit()
   logic r_ovf;     // A itself saturated (op_add/op_sub's fit into A)
-  if (OP == 2 || OP == 12) begin : g_mul
+  if (OP == OP_MUL || OP == OP_MUL_FABRIC) begin : g_mul
     // The exact product (2F fraction bits) into A: A(a * b), then realigned.
     logic signed [63:0] p;
     logic [63:0] pa;
-    if (OP == 12) begin : g_fabric
+    if (OP == OP_MUL_FABRIC) begin : g_fabric
       // Where the search moved the product out of the DSPs (op_mul_fabric): shift and add,
       // which Yosys builds from LUTs and carry chains where it would map a `*` to DSP48E2s.
       // Row i adds b[i]·a to the running high part s (W + 1 bits) and retires the sum's low
@@ -58,7 +62,7 @@ module inrarch_lane2 #(
     end
     inrarch_shift #(.S(EO - EA - EB)) u_shift (.x(pa), .y(r));
     assign r_ovf = 1'b0;
-  end else if (OP == 11) begin : g_div
+  end else if (OP == OP_DIV) begin : g_div
     // op_div: the ap_fixed quotient (a << F) / b, truncated toward zero (0 for b = 0, as
     // the compat headers give), fit into T; then A, a shift by EO - EA + EB (kQuotient).
     // A combinational 64 / 32-bit divider: correct first, not cheap.
@@ -75,7 +79,7 @@ module inrarch_lane2 #(
     logic signed [64:0] s;
     inrarch_shift #(.S(EO - EA + FA - F)) u_a (.x(64'($signed(a))), .y(xa));
     inrarch_shift #(.S(EO - EB + FA - F)) u_b (.x(64'($signed(b))), .y(xb));
-    assign s = OP == 1 ? 65'($signed(xa)) - 65'($signed(xb)) : 65'($signed(xa)) + 65'($signed(xb));
+    assign s = OP == OP_SUB ? 65'($signed(xa)) - 65'($signed(xb)) : 65'($signed(xa)) + 65'($signed(xb));
     assign r_ovf = s[64] != s[63];
     assign r = !r_ovf ? s[63:0] : s[64] ? {1'b1, 63'b0} : {1'b0, {63{1'b1}}};
   end

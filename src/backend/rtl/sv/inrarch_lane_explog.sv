@@ -24,6 +24,10 @@ module inrarch_lane_explog #(
     output logic [W-1:0] y,
     output logic         ovf
 );
+  // The lane codes (the OP column of src/dataflow/elementwise.def; a test checks them).
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int OP_EXP = 8, OP_TANH = 9, OP_LOG = 10;
+  /* verilator lint_on UNUSEDPARAM */
   localparam int I = W - F;
   localparam int FR = F + 8 < 63 - I ? F + 8 : 63 - I;  // exp's fraction bits before T
   localparam int EXP_SH = FR - F, TANH_SH = 32 - F, LOG_SH = 54 - F;
@@ -31,7 +35,7 @@ module inrarch_lane_explog #(
   logic [33:0] rom[1025];
   // (Not one $readmemh of a ?: between the names: Icarus pads the shorter string with
   // NULs, and the file name is then not a valid string.)
-  if (OP == 10) begin : g_log_rom
+  if (OP == OP_LOG) begin : g_log_rom
     initial $readmemh(LOG_TABLE, rom);
   end else begin : g_exp_rom
     initial $readmemh(EXP_TABLE, rom);
@@ -52,7 +56,7 @@ module inrarch_lane_explog #(
 
   logic [W-1:0] s;  // the operator's result in T
   logic s_op_ovf;   // exp saturated
-  if (OP == 10) begin : g_log
+  if (OP == OP_LOG) begin : g_log
     // The leading one p of x (a priority encoder), the 32 bits below it, the table.
     logic [5:0] p;
     logic [31:0] u;
@@ -68,17 +72,17 @@ module inrarch_lane_explog #(
     assign s_op_ovf = 1'b0;
   end else begin : g_exp2
     // m * LOG2E * 2^-(F+63), floored to 32 fraction bits: t = k + frac (k = floor).
-    localparam int SH = OP == 9 ? F + 30 : F + 31;  // tanh: twice log2e
+    localparam int SH = OP == OP_TANH ? F + 30 : F + 31;  // tanh: twice log2e
     logic [W-1:0] m;
     logic [W+64:0] prod;
     logic signed [63:0] t, yi;
     logic [31:0] u;
-    assign m    = OP == 9 && !x[W-1] ? -x : x;  // tanh: -|x|, which fits for every x
+    assign m    = OP == OP_TANH && !x[W-1] ? -x : x;  // tanh: -|x|, which fits for every x
     assign prod = (W + 65)'($signed(m)) * (W + 65)'(LOG2E);
     assign t    = 64'($signed(prod) >>> SH);  // SH < 64
     assign u    = t[31:0];
     assign yi   = (64'(rom[11'(u[31:22])]) << 22) + (64'(rom[11'(u[31:22]) + 11'd1]) - 64'(rom[11'(u[31:22])])) * 64'(u[21:0]);
-    if (OP == 9) begin : g_tanh
+    if (OP == OP_TANH) begin : g_tanh
       // e = 2^t with 32 fraction bits (t <= 0), then (1 - e) / (1 + e), floored to 32 bits.
       logic signed [63:0] sh;
       logic [33:0] e;  // at most 1.0

@@ -18,6 +18,10 @@ module inrarch_lane_sin #(
     output logic [W-1:0] y,
     output logic         ovf
 );
+  // The lane codes (the OP column of src/dataflow/elementwise.def; a test checks them).
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int OP_SIN = 6, OP_COS = 7;
+  /* verilator lint_on UNUSEDPARAM */
   logic [31:0] rom[1025];
   initial $readmemh(TABLE, rom);
 
@@ -34,7 +38,7 @@ module inrarch_lane_sin #(
   logic [F+65:0] prod;
   logic [31:0] phase;
   assign prod  = (F + 66)'($signed(x)) * (F + 66)'(K);
-  assign phase = 32'(prod >> (F + 34)) + (OP == 7 ? 32'h4000_0000 : 32'h0);
+  assign phase = 32'(prod >> (F + 34)) + (OP == OP_COS ? 32'h4000_0000 : 32'h0);
 
   // Quadrant, table index, interpolation.
   logic [29:0] u0;

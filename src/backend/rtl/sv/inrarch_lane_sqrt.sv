@@ -19,6 +19,11 @@ module inrarch_lane_sqrt #(
     output logic [W-1:0] y,
     output logic         ovf
 );
+  // The lane code (the OP column of src/dataflow/elementwise.def; a test checks it): inrarch_ew1
+  // instantiates this lane for OP == OP_SQRT.
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int OP_SQRT = 13;
+  /* verilator lint_on UNUSEDPARAM */
   localparam int ROOM = 65 - W;
   localparam int S = F <= ROOM ? F : F - ((F - ROOM + 1) / 2) * 2;  // fixed_sqrt.h sqrt_shift
   localparam int NB = W - 1 + S;

@@ -1,0 +1,52 @@
+#include "dataflow/elementwise.h"
+
+#include <fmt/format.h>
+
+#include <string_view>
+
+#include "support/error.h"
+
+namespace inrarch::dataflow {
+
+namespace {
+
+// Every op whose kernel class in ops.def is `elementwise` has a row of elementwise.def, and
+// every row is such an op: checked when this file compiles.
+constexpr bool has_row(ir::Op op) {
+#define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width) \
+  if (op == ir::Op::Name) return true;
+#include "dataflow/elementwise.def"
+  return false;
+}
+#define OP(Enum, mnemonic, arity, attrs, shape_rule, category, kernel) \
+  static_assert((std::string_view(#kernel) == "elementwise") == has_row(ir::Op::Enum),  \
+                "ops.def's elementwise ops and the rows of dataflow/elementwise.def differ: " #Enum);
+#include "ir/ops.def"
+
+}  // namespace
+
+const std::vector<ElementwiseRow>& elementwise_rows() {
+  static const std::vector<ElementwiseRow> rows = {
+#define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width) \
+  {ir::Op::Name, code, #lane, #functor},
+#include "dataflow/elementwise.def"
+  };
+  return rows;
+}
+
+const ElementwiseRow* elementwise_row(ir::Op op) {
+  for (const ElementwiseRow& r : elementwise_rows())
+    if (r.op == op) return &r;
+  return nullptr;
+}
+
+const ElementwiseRow& elementwise_row(const Design& d, const Process& p) {
+  const ElementwiseRow* row = elementwise_row(p.op);
+  if (!row)
+    throw Error(fmt::format("process {}: op {} is not elementwise (no row of dataflow/elementwise.def)", p.name,
+                            ir::op_name(p.op)));
+  if (p.op == ir::Op::Mul && d.options.fabric_elementwise_mul) return kMulInFabric;
+  return *row;
+}
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,34 @@
+// The elementwise table (elementwise.def) as lookups: per elementwise op, the RTL lane code
+// and module, the HLS operator, and (resources_rules.cpp) the cost of one lane. The back ends
+// read an op's hardware here and nowhere else.
+#pragma once
+
+#include <vector>
+
+#include "dataflow/design.h"
+#include "ir/ops.h"
+
+namespace inrarch::dataflow {
+
+struct ElementwiseRow {
+  ir::Op op;
+  int code;             // the lanes' OP parameter
+  const char* lane;     // the SystemVerilog lane module
+  const char* functor;  // the HLS kernel library's operator struct (namespace inrarch_hls)
+};
+
+// The row of an elementwise op; nullptr for an op of another kernel class.
+const ElementwiseRow* elementwise_row(ir::Op op);
+// Every row, in elementwise.def's order.
+const std::vector<ElementwiseRow>& elementwise_rows();
+
+// A multiply the design puts in LUTs (LowerOptions::fabric_elementwise_mul, set by the search):
+// a lane code and HLS operator of its own, on the same lane module as the DSP multiply.
+inline constexpr ElementwiseRow kMulInFabric{ir::Op::Mul, 12, "inrarch_lane2", "op_mul_fabric"};
+
+// What an elementwise process of d computes: its op's row, or kMulInFabric for a multiply
+// of a design whose elementwise multipliers are in LUTs. Throws inrarch::Error naming the
+// process when its op has no row.
+const ElementwiseRow& elementwise_row(const Design& d, const Process& p);
+
+}  // namespace inrarch::dataflow

@@ -7,22 +7,22 @@
 
 namespace inrarch::dataflow {
 
-const char* kind_name(Kind k) {
-  switch (k) {
-    case Kind::Source: return "source";
-    case Kind::Sink: return "sink";
-    case Kind::Copy: return "copy";
-    case Kind::Unary: return "unary";
-    case Kind::Binary: return "binary";
-    case Kind::Mm: return "mm";
-    case Kind::MmReduce: return "mm_reduce";
-    case Kind::Transpose: return "transpose";
-    case Kind::Permute: return "permute";
-    case Kind::Gather: return "gather";
-    case Kind::Custom: return "custom";
-  }
-  return "?";
-}
+namespace {
+
+enum class Family : uint8_t { Port, Fanout, Kernel, Explicit };
+struct KindInfo {
+  const char* name;
+  Family family;
+};
+constexpr KindInfo kKinds[] = {
+#define KIND(Name, report_name, family) {#report_name, Family::family},
+#include "dataflow/kernels.def"
+};
+
+}  // namespace
+
+const char* kind_name(Kind k) { return kKinds[static_cast<int>(k)].name; }
+bool is_kernel(Kind k) { return kKinds[static_cast<int>(k)].family == Family::Kernel; }
 
 int64_t Stream::beats() const { return numel(shape) / block; }
 

@@ -34,23 +34,23 @@ inline constexpr int64_t kBeatSidebandBits = 1;
 // Cycles from a write to the earliest read of that beat (the RAW edge of the event graph).
 inline constexpr int64_t raw_delay(int64_t depth) { return depth <= kShiftRegisterDepth ? 1 : 2; }
 
-// The kernel model a process follows (see schedule.h for each one's step sequence).
+// The kernel model a process follows (see schedule.h for each one's step sequence): the one
+// dispatch key of the back half, a row of dataflow/kernels.def each.
 enum class Kind : uint8_t {
-  Source,     // writes an input (or a constant output) from off-chip, one beat per cycle
-  Sink,       // reads an output to off-chip, one beat per cycle
-  Copy,       // 1:N fan-out, round-robin per beat
-  Unary,      // elementwise, one streamed operand (a binary op with a constant operand too)
-  Binary,     // elementwise, two streamed operands
-  Mm,         // 2-D matrix product
-  MmReduce,   // C[K,N] = sum over rows r of A[r,:]^T B[r,:]: an mm whose inner dim is the batch
-  Transpose,  // 2-D, full buffer
-  Permute,    // full buffer
-  Gather,     // in-order data movement: reshape/unsqueeze/squeeze/expand/select/slice/cat/sum
-  Custom,     // explicit step list (tests, hand-made examples)
+#define KIND(Name, report_name, family) Name,
+#include "dataflow/kernels.def"
 };
+// Its name in reports and messages ("gather" for the six data-movement maps).
 const char* kind_name(Kind k);
 // The kinds whose MACs the search chooses (Process::mm_par, mm_lanes; attributes.h).
 inline bool has_macs(Kind k) { return k == Kind::Mm || k == Kind::MmReduce; }
+// The in-order data-movement maps (schedule_gather.cpp, movement.h, inrarch_gather/inrarch_sum).
+inline bool is_gather(Kind k) {
+  return k == Kind::IdentityMap || k == Kind::ExpandMap || k == Kind::SelectMap || k == Kind::SliceMap ||
+         k == Kind::CatMap || k == Kind::SumMap;
+}
+// The kinds that compute an op of ops.def (each has the op's operands).
+bool is_kernel(Kind k);
 
 // One FIFO operation inside a step. The element (beat) index is implicit: a process's n-th
 // access to a stream is beat n of it.

@@ -10,8 +10,8 @@ namespace inrarch::dataflow {
 
 namespace {
 
-// Every op whose kernel class in ops.def is `elementwise` has a row of elementwise.def, and
-// every row is such an op: checked when this file compiles.
+// Every op whose kind in ops.def is Unary or Binary (the elementwise ops) has a row of
+// elementwise.def, and every row is such an op: checked when this file compiles.
 constexpr bool has_row(ir::Op op) {
 #define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width) \
   if (op == ir::Op::Name) return true;
@@ -19,7 +19,8 @@ constexpr bool has_row(ir::Op op) {
   return false;
 }
 #define OP(Enum, mnemonic, arity, attrs, shape_rule, category, kernel) \
-  static_assert((std::string_view(#kernel) == "elementwise") == has_row(ir::Op::Enum),  \
+  static_assert((std::string_view(#kernel) == "Unary" || std::string_view(#kernel) == "Binary") ==  \
+                    has_row(ir::Op::Enum),                                                           \
                 "ops.def's elementwise ops and the rows of dataflow/elementwise.def differ: " #Enum);
 #include "ir/ops.def"
 

@@ -17,7 +17,7 @@ struct ElementwiseRow {
   const char* functor;  // the HLS kernel library's operator struct (namespace inrarch_hls)
 };
 
-// The row of an elementwise op; nullptr for an op of another kernel class.
+// The row of an elementwise op; nullptr for any other op.
 const ElementwiseRow* elementwise_row(ir::Op op);
 // Every row, in elementwise.def's order.
 const std::vector<ElementwiseRow>& elementwise_rows();

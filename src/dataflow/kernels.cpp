@@ -4,30 +4,14 @@ namespace inrarch::dataflow {
 
 namespace {
 
-constexpr KernelClass kClassOfOp[] = {
-#define OP(Enum, mnemonic, arity, attrs, shape_rule, category, kernel) KernelClass::kernel,
+constexpr Kind kKindOfOp[] = {
+#define OP(Enum, mnemonic, arity, attrs, shape_rule, category, kernel) Kind::kernel,
 #include "ir/ops.def"
 };
-static_assert(sizeof(kClassOfOp) / sizeof(kClassOfOp[0]) == ir::kNumOps,
-              "every op of ops.def names a kernel class");
-
-struct ClassInfo {
-  const char* name;
-  Kind kind;
-};
-constexpr ClassInfo kClasses[] = {
-#define KERNEL(Name, ProcessKind) {#Name, Kind::ProcessKind},
-#include "dataflow/kernels.def"
-};
-static_assert(sizeof(kClasses) / sizeof(kClasses[0]) == kNumKernelClasses);
+static_assert(sizeof(kKindOfOp) / sizeof(kKindOfOp[0]) == ir::kNumOps, "every op of ops.def names a process kind");
 
 }  // namespace
 
-KernelClass kernel_class(ir::Op op) { return kClassOfOp[static_cast<int>(op)]; }
-KernelClass process_class(const Process& p) {
-  return p.kind == Kind::MmReduce ? KernelClass::mm_reduce : kernel_class(p.op);
-}
-const char* kernel_class_name(KernelClass k) { return kClasses[static_cast<int>(k)].name; }
-Kind process_kind(KernelClass k) { return kClasses[static_cast<int>(k)].kind; }
+Kind kernel_kind(ir::Op op) { return kKindOfOp[static_cast<int>(op)]; }
 
 }  // namespace inrarch::dataflow

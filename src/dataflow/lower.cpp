@@ -112,14 +112,14 @@ void set_constant(const ir::Graph& g, Operand& od, bool periodic) {
   if (!od.splat && periodic) std::tie(od.rom_node, od.rom_period) = rom_of(g, od.static_node);
 }
 
-// The kind of the process that computes n: its kernel class's (ops.def), an elementwise op
-// with a constant operand being Unary (the constant is a parameter or a ROM).
-Kind kernel_kind(const ir::Node& n, const std::vector<bool>& st) {
-  const KernelClass k = kernel_class(n.op);
-  INRARCH_ASSERT(k != KernelClass::none, "lower: a leaf is not a kernel");
-  if (k != KernelClass::elementwise) return process_kind(k);
+// The kind of the process that computes n: its op's (ops.def), a binary elementwise op with
+// a constant operand being Unary (the constant is a parameter or a ROM).
+Kind lowered_kind(const ir::Node& n, const std::vector<bool>& st) {
+  const Kind k = kernel_kind(n.op);
+  INRARCH_ASSERT(k != Kind::Source, "lower: a leaf is not a kernel");
+  if (k != Kind::Binary) return k;
   bool constant_operand = std::any_of(n.operands.begin(), n.operands.end(), [&](ir::NodeId o) { return st[o]; });
-  return n.operands.size() == 1 || constant_operand ? Kind::Unary : Kind::Binary;
+  return constant_operand ? Kind::Unary : Kind::Binary;
 }
 
 // Chain fan-out of one value: the group (chain position) of each of its consumers, by link
@@ -160,7 +160,7 @@ struct Builder {
   void make_kernel(ir::NodeId v) {
     const auto& n = g.node(v);
     Process p;
-    p.kind = reductions.a_of.count(v) ? Kind::MmReduce : kernel_kind(n, st);
+    p.kind = reductions.a_of.count(v) ? Kind::MmReduce : lowered_kind(n, st);
     p.op = n.op;
     p.node = v;
     p.attrs = n.attrs;

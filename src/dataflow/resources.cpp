@@ -93,7 +93,8 @@ Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<
     case Kind::Unary:
     case Kind::Binary: u += elementwise_usage(d, pid, a, arrays); break;
     case Kind::Copy: u.ff += w * lanes * static_cast<int64_t>(p.outputs.size()); break;
-    case Kind::Source: case Kind::Sink: case Kind::Transpose: case Kind::Permute: case Kind::Gather:
+    case Kind::Source: case Kind::Sink: case Kind::Transpose: case Kind::Permute: case Kind::IdentityMap:
+    case Kind::ExpandMap: case Kind::SelectMap: case Kind::SliceMap: case Kind::CatMap: case Kind::SumMap:
     case Kind::Custom: {  // registers per lane, a buffer, a ROM
       u += Usage{0, 0, 0, w * lanes, w * lanes};
       if (p.op == ir::Op::Sum) u.lut += w * lanes;  // the accumulating adder

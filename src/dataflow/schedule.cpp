@@ -105,7 +105,8 @@ Program schedule(const Design& d, ProcessId pid) {
     case Kind::MmReduce: return schedule_mm_reduce(d, p);
     case Kind::Transpose:
     case Kind::Permute: return full_buffer(d, p);
-    case Kind::Gather: return schedule_gather(d, pid);
+    case Kind::IdentityMap: case Kind::ExpandMap: case Kind::SelectMap: case Kind::SliceMap: case Kind::CatMap:
+    case Kind::SumMap: return schedule_gather(d, pid);
     case Kind::Custom: return custom(p);
   }
   throw Error("schedule: unknown kernel kind of " + p.name);
@@ -145,7 +146,8 @@ int64_t kernel_buffer_bits(const Design& d, ProcessId pid) {
     }
     case Kind::Transpose:
     case Kind::Permute: return numel(d.streams[p.inputs.at(0)].shape) * bits;
-    case Kind::Gather: return gather_buffer_elems(d, pid) * bits;
+    case Kind::IdentityMap: case Kind::ExpandMap: case Kind::SelectMap: case Kind::SliceMap: case Kind::CatMap:
+    case Kind::SumMap: return gather_buffer_elems(d, pid) * bits;
     case Kind::Source: case Kind::Sink: case Kind::Copy: case Kind::Unary: case Kind::Binary:
     case Kind::Custom: return 0;  // registers only (a constant operand is a ROM: rom_bits)
   }

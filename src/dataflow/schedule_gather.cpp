@@ -43,27 +43,27 @@ int64_t dim_of(const Process& p, size_t rank) {
 Need need_of(const Process& p, const ir::Shape& out, int64_t o) {
   const ir::Shape& in = p.operands.at(0).shape;
   std::vector<int64_t> idx = unravel(o, out);
-  switch (kernel_class(p.op)) {
-    case KernelClass::identity_map: return {0, o};
-    case KernelClass::expand_map: {
+  switch (p.kind) {
+    case Kind::IdentityMap: return {0, o};
+    case Kind::ExpandMap: {
       size_t off = out.size() - in.size();
       std::vector<int64_t> ii(in.size());
       for (size_t d = 0; d < in.size(); ++d) ii[d] = in[d] == 1 ? 0 : idx[d + off];
       return {0, ravel(ii, in)};
     }
-    case KernelClass::select_map: {
+    case Kind::SelectMap: {
       int64_t dim = dim_of(p, in.size());
       int64_t index = p.attrs.index < 0 ? p.attrs.index + in[dim] : p.attrs.index;
       idx.insert(idx.begin() + dim, index);
       return {0, ravel(idx, in)};
     }
-    case KernelClass::slice_map: {
+    case Kind::SliceMap: {
       int64_t dim = dim_of(p, in.size());
       int64_t start = p.attrs.start < 0 ? p.attrs.start + in[dim] : p.attrs.start;
       idx[dim] = start + idx[dim] * p.attrs.step;
       return {0, ravel(idx, in)};
     }
-    case KernelClass::cat_map: {
+    case Kind::CatMap: {
       int64_t dim = dim_of(p, out.size());
       for (size_t k = 0; k < p.operands.size(); ++k) {
         int64_t size = p.operands[k].shape[dim];
@@ -72,7 +72,7 @@ Need need_of(const Process& p, const ir::Shape& out, int64_t o) {
       }
       break;
     }
-    case KernelClass::sum_map: {
+    case Kind::SumMap: {
       std::vector<bool> reduced(in.size(), p.attrs.dims.empty());
       for (int64_t d : p.attrs.dims) reduced[ir::normalize_dim(d, in.size(), "sum")] = true;
       std::vector<int64_t> ii(in.size());
@@ -87,8 +87,8 @@ Need need_of(const Process& p, const ir::Shape& out, int64_t o) {
       }
       return {0, ravel(ii, in)};
     }
-    case KernelClass::none: case KernelClass::elementwise: case KernelClass::mm: case KernelClass::mm_reduce:
-    case KernelClass::transpose: case KernelClass::permute: break;  // not gather kernels
+    case Kind::Source: case Kind::Sink: case Kind::Copy: case Kind::Unary: case Kind::Binary: case Kind::Mm:
+    case Kind::MmReduce: case Kind::Transpose: case Kind::Permute: case Kind::Custom: break;  // not gathers
   }
   throw Error("schedule: no gather model for " + std::string(ir::op_name(p.op)) + " (" + p.name + ")");
 }
@@ -142,7 +142,7 @@ Program schedule_gather(const Design& d, ProcessId pid) {
 int64_t gather_buffer_elems(const Design& d, ProcessId pid) {
   const Process& p = d.processes.at(pid);
   const ir::Shape& in = p.operands.at(0).shape;
-  if (kernel_class(p.op) == KernelClass::expand_map) {
+  if (p.kind == Kind::ExpandMap) {
     // Elements kept for replay: the distance from the latest element read back to the one
     // an output needs again (a whole row when an outer dim is broadcast).
     const ir::Shape& out = d.streams[p.outputs.at(0)].shape;
@@ -158,7 +158,7 @@ int64_t gather_buffer_elems(const Design& d, ProcessId pid) {
     }
     return span;
   }
-  if (kernel_class(p.op) == KernelClass::sum_map) {
+  if (p.kind == Kind::SumMap) {
     // Open accumulators: the kept dims inside the outermost reduced dim.
     std::vector<bool> reduced(in.size(), p.attrs.dims.empty());
     for (int64_t dd : p.attrs.dims) reduced[ir::normalize_dim(dd, in.size(), "sum")] = true;

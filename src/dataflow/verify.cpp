@@ -130,20 +130,12 @@ struct Checker {
         return;
       }
       case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::MmReduce: case Kind::Transpose:
-      case Kind::Permute: case Kind::Gather:
+      case Kind::Permute: case Kind::IdentityMap: case Kind::ExpandMap: case Kind::SelectMap: case Kind::SliceMap:
+      case Kind::CatMap: case Kind::SumMap:
         check(pr.outputs.size() == 1, who, fmt::format("a kernel has {} output streams, not 1", pr.outputs.size()));
         return;
       case Kind::Custom: return;  // an explicit step list: any streams
     }
-  }
-
-  bool is_kernel(Kind k) const {
-    switch (k) {
-      case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::MmReduce: case Kind::Transpose:
-      case Kind::Permute: case Kind::Gather: return true;
-      case Kind::Source: case Kind::Sink: case Kind::Copy: case Kind::Custom: return false;
-    }
-    return false;
   }
 
   void operands(ProcessId p) const {
@@ -177,18 +169,18 @@ struct Checker {
     if (is_kernel(pr.kind)) kernel_operands(p);
   }
 
-  // A kernel: the op's kernel class says the kind; the op's arity the operands.
+  // A kernel: the op's kind (ops.def) says the process's; the op's arity the operands.
   void kernel_operands(ProcessId p) const {
     const Process& pr = d.processes[p];
     const std::string who = proc(p);
-    const KernelClass kc = kernel_class(pr.op);
-    const bool elementwise = kc == KernelClass::elementwise;
-    // A batch reduction is an mm that lowering gave a kernel of its own (reduce_rows.h).
-    const bool reduction = kc == KernelClass::mm && pr.kind == Kind::MmReduce;
-    check(kc != KernelClass::none && (elementwise ? pr.kind == Kind::Unary || pr.kind == Kind::Binary
-                                                  : process_kind(kc) == pr.kind || reduction),
-          who, fmt::format("a {} process computing {} (kernel class {})", kind_name(pr.kind), ir::op_name(pr.op),
-                           kernel_class_name(kc)));
+    const Kind want = kernel_kind(pr.op);
+    // A binary op with a constant operand is Unary; a batch reduction is an mm that lowering
+    // gave a kernel of its own (reduce_rows.h).
+    const bool ok = want == pr.kind || (want == Kind::Binary && pr.kind == Kind::Unary) ||
+                    (want == Kind::Mm && pr.kind == Kind::MmReduce);
+    check(want != Kind::Source && ok, who,
+          fmt::format("a {} process computing {} (ops.def's kind {})", kind_name(pr.kind), ir::op_name(pr.op),
+                      kind_name(want)));
     const int arity = ir::op_info(pr.op).arity;
     check(arity < 0 ? !pr.operands.empty() : pr.operands.size() == size_t(arity), who,
           fmt::format("{} takes {} operands, the process has {}", ir::op_name(pr.op),
@@ -205,7 +197,7 @@ struct Checker {
     }
     check(streamed >= 1, who, "no streamed operand: a kernel of constants is folded, not lowered");
     const Stream& out = d.streams[pr.outputs[0]];
-    if (elementwise) {
+    if (ir::is_elementwise(pr.op)) {
       check(pr.kind == Kind::Binary ? streamed == 2 : streamed == 1, who,
             fmt::format("a {} kernel with {} streamed operands", kind_name(pr.kind), streamed));
       for (size_t k = 0; k < pr.operands.size(); ++k) {

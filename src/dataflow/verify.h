@@ -14,7 +14,7 @@
 //              elem_bits >= 1
 //   processes  streams per kind (source: no input, one output; sink: one input, none out;
 //              copy: one input, its outputs of the input's shape and block; a kernel: one
-//              output); a kernel's kind is its op's kernel class (kernels.def); its operands
+//              output); a kernel's kind is its op's (ops.def, kernels.def); its operands
 //              match the op's arity, each streamed or constant (not both), the streamed ones
 //              exactly its inputs, at their slot and of their stream's shape; elementwise
 //              operands and output agree in shape and block; an mm is [M,K]·[K,N] -> [M,N]

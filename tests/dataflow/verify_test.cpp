@@ -217,7 +217,7 @@ TEST(DesignVerify, OperandShapeDisagreesWithItsStream) {
 
 TEST(DesignVerify, KindDisagreesWithTheOp) {
   Design d = lowered();
-  d.processes[find(d, "sin_4")].kind = Kind::Gather;
+  d.processes[find(d, "sin_4")].kind = Kind::ExpandMap;
   expect_rejected(d, {"process sin_4", "a gather process computing sin"});
 }
 

@@ -1,5 +1,5 @@
 // Every op of ops.def through the back half: one graph uses each non-leaf op on streamed
-// values, and it is lowered (each op's kernel class picks the process kind), sized, emitted
+// values, and it is lowered (each op's row of ops.def names its process kind), sized, emitted
 // as HLS and C-simulated in all three modes against the reference interpreter. The graph
 // is built by a switch over every ir::Op with no default, so adding an op to ops.def does
 // not compile until this test uses it (-Werror=switch).
@@ -41,7 +41,7 @@ NodeId use(ir::Graph& g, Op op, const Values& v) {
   return ir::kNoNode;
 }
 
-TEST(EveryOp, LowersSizesAndSimulatesThroughItsKernelClass) {
+TEST(EveryOp, LowersSizesAndSimulatesThroughItsKind) {
   ir::Bundle b{ir::Graph("every_op"), {}, {}, {}};
   Values v{b.graph.input("x", {4, 6}), b.graph.input("y", {4, 6})};
   // The constant-operand forms too: an mm with a ROM on either side, an elementwise op
@@ -53,7 +53,7 @@ TEST(EveryOp, LowersSizesAndSimulatesThroughItsKernelClass) {
   for (int i = 0; i < ir::kNumOps; ++i) {
     const Op op = static_cast<Op>(i);
     NodeId n = use(b.graph, op, v);
-    EXPECT_EQ(n == ir::kNoNode, dataflow::kernel_class(op) == dataflow::KernelClass::none)
+    EXPECT_EQ(n == ir::kNoNode, dataflow::kernel_kind(op) == dataflow::Kind::Source)
         << ir::op_name(op);
     if (n == ir::kNoNode) continue;
     b.graph.add_output(std::string(ir::op_name(op)), n);
@@ -66,7 +66,7 @@ TEST(EveryOp, LowersSizesAndSimulatesThroughItsKernelClass) {
     if (p.kind == dataflow::Kind::Source || p.kind == dataflow::Kind::Sink ||
         p.kind == dataflow::Kind::Copy)
       continue;
-    dataflow::Kind expected = dataflow::process_kind(dataflow::kernel_class(p.op));
+    dataflow::Kind expected = dataflow::kernel_kind(p.op);
     if (expected == dataflow::Kind::Binary && p.inputs.size() < 2) expected = dataflow::Kind::Unary;
     EXPECT_EQ(p.kind, expected) << p.name;
   }

@@ -27,14 +27,14 @@ struct GatherBlocks {
 std::vector<GatherBlocks> table_gathers(const dataflow::Design& d) {
   std::vector<GatherBlocks> g;
   for (const auto& p : d.processes) {
-    if (p.kind != Kind::Gather || dataflow::kernel_class(p.op) == dataflow::KernelClass::sum_map) continue;
+    if (!dataflow::is_gather(p.kind) || p.kind == Kind::SumMap) continue;
     GatherBlocks b{p.name, {}, d.streams[p.outputs.at(0)].block};
     for (const auto& od : p.operands) {
       if (od.stream >= 0) b.in.insert(d.streams[od.stream].block);
       else ++b.constants;
     }
     if (b.in.size() == 1 && *b.in.begin() == b.out && b.constants == 0 &&
-        dataflow::kernel_class(p.op) == dataflow::KernelClass::identity_map)
+        p.kind == Kind::IdentityMap)
       continue;  // a pass-through: inrarch_copy
     g.push_back(b);
   }
@@ -141,7 +141,7 @@ TEST(RtlGather, ConstantOperands) {
   int splats = 0, roms = 0;
   for (const auto& p : c.design.processes)
     for (const auto& od : p.operands)
-      if (p.kind == Kind::Gather && od.stream < 0) ++(od.splat ? splats : roms);
+      if (dataflow::is_gather(p.kind) && od.stream < 0) ++(od.splat ? splats : roms);
   EXPECT_EQ(splats, 2);
   EXPECT_EQ(roms, 1);
   for (const auto& gb : gathers) EXPECT_TRUE(blocks_differ(gb) || gb.constants > 0) << gb.name;

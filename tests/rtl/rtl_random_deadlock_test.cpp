@@ -161,7 +161,7 @@ std::set<std::string> features(const dataflow::Design& d) {
     if (p.kind == dataflow::Kind::Mm) f.insert(!streamed(0) ? "mm constant A" : streamed(1) ? "mm streamed B" : "mm constant B");
     if (p.kind == dataflow::Kind::Permute) f.insert("permute");
     if (p.kind == dataflow::Kind::Source && p.op != ir::Op::Input) f.insert("constant output");
-    if (p.kind != dataflow::Kind::Gather) continue;
+    if (!dataflow::is_gather(p.kind)) continue;
     for (size_t k = 0; k < p.operands.size(); ++k)
       if (!streamed(k)) f.insert("gather constant");
       else if (d.streams[p.operands[k].stream].block != d.streams[p.outputs.at(0)].block) f.insert("gather blocks");

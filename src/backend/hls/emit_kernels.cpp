@@ -1,5 +1,5 @@
 // The kernel call of each dataflow process: which library template (inrarch/*.h) models
-// its Kind, with streams in the design's operand order and constant operands as splat
+// its Kind (the one dispatch key, dataflow/kernels.def), with streams in the design's operand order and constant operands as splat
 // scalars or ROM arrays. The call's FIFO-op order is the process's schedule (trace check).
 #include <fmt/format.h>
 
@@ -117,36 +117,35 @@ std::string gather_map(const Ctx& c, const Process& p, const ir::Shape& out_full
   const ir::Shape in = row_shape(c, p.operands.at(0).shape), out = row_shape(c, out_full);
   std::string si = shape_type(in), so = shape_type(out);
   auto rank = static_cast<int64_t>(in.size());
-  using dataflow::KernelClass;
-  switch (dataflow::kernel_class(p.op)) {
-    case KernelClass::identity_map: return fmt::format("inrarch_hls::map_identity<{}, {}>", si, so);
-    case KernelClass::expand_map: return fmt::format("inrarch_hls::map_expand<{}, {}>", si, so);
-    case KernelClass::select_map: {
+  switch (p.kind) {
+    case Kind::IdentityMap: return fmt::format("inrarch_hls::map_identity<{}, {}>", si, so);
+    case Kind::ExpandMap: return fmt::format("inrarch_hls::map_expand<{}, {}>", si, so);
+    case Kind::SelectMap: {
       int64_t dim = ir::normalize_dim(p.attrs.dim, rank, "select");
       int64_t index = p.attrs.index < 0 ? p.attrs.index + in[dim] : p.attrs.index;
       return fmt::format("inrarch_hls::map_select<{}, {}, {}, {}>", si, so, dim, index);
     }
-    case KernelClass::slice_map: {
+    case Kind::SliceMap: {
       int64_t dim = ir::normalize_dim(p.attrs.dim, rank, "slice");
       int64_t start = p.attrs.start < 0 ? p.attrs.start + in[dim] : p.attrs.start;
       return fmt::format("inrarch_hls::map_slice<{}, {}, {}, {}, {}>", si, so, dim, start,
                          p.attrs.step);
     }
-    case KernelClass::cat_map: {
+    case Kind::CatMap: {
       int64_t dim = ir::normalize_dim(p.attrs.dim, static_cast<int64_t>(out.size()), "cat");
       std::string shapes;
       for (const auto& od : p.operands) shapes += ", " + shape_type(row_shape(c, od.shape));
       return fmt::format("inrarch_hls::map_cat<{}, {}{}>", so, dim, shapes);
     }
-    case KernelClass::sum_map: {
+    case Kind::SumMap: {
       int64_t mask = 0;
       for (int64_t d = 0; d < rank; ++d) mask |= p.attrs.dims.empty() ? (1 << d) : 0;
       for (int64_t d : p.attrs.dims) mask |= int64_t(1) << ir::normalize_dim(d, rank, "sum");
       return fmt::format("inrarch_hls::map_sum<{}, {}, {}, {}>", si, so, mask,
                          p.attrs.keepdim ? 1 : 0);
     }
-    case KernelClass::none: case KernelClass::elementwise: case KernelClass::mm: case KernelClass::mm_reduce:
-    case KernelClass::transpose: case KernelClass::permute: break;  // not gather kernels
+    case Kind::Source: case Kind::Sink: case Kind::Copy: case Kind::Unary: case Kind::Binary: case Kind::Mm:
+    case Kind::MmReduce: case Kind::Transpose: case Kind::Permute: case Kind::Custom: break;  // not gathers
   }
   throw Error("hls: no gather kernel for " + std::string(ir::op_name(p.op)) + " (" + p.name + ")");
 }
@@ -211,7 +210,8 @@ std::string kernel_call(const Ctx& c, dataflow::ProcessId pid) {
     case Kind::Permute:
       return fmt::format("inrarch_hls::permute<{}>({}, {}{})", join_ints(p.attrs.perm),
                          c.var[p.inputs.at(0)], c.var[p.outputs.at(0)], flag);
-    case Kind::Gather: return gather(c, pid);
+    case Kind::IdentityMap: case Kind::ExpandMap: case Kind::SelectMap: case Kind::SliceMap: case Kind::CatMap:
+    case Kind::SumMap: return gather(c, pid);
     case Kind::Custom: break;
   }
   throw Error("hls: process " + p.name + " is a custom (hand-made) process: no kernel to emit");

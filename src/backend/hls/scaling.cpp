@@ -53,7 +53,7 @@ struct UnionFind {
 };
 
 bool moves_data(Kind k) {
-  return k == Kind::Copy || k == Kind::Gather || k == Kind::Transpose || k == Kind::Permute;
+  return k == Kind::Copy || dataflow::is_gather(k) || k == Kind::Transpose || k == Kind::Permute;
 }
 
 // max|value| of every stream's value and every constant operand, from the interpreter
@@ -156,7 +156,7 @@ Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const Nu
   for (size_t p = 0; p < d.processes.size(); ++p) {
     const auto& proc = d.processes[p];
     bool arithmetic = proc.kind == Kind::Unary || proc.kind == Kind::Binary || dataflow::has_macs(proc.kind);
-    if (!arithmetic && proc.kind != Kind::Gather) continue;  // sources: true values
+    if (!arithmetic && !dataflow::is_gather(proc.kind)) continue;  // sources: true values
     for (size_t k = 0; k < proc.operands.size(); ++k) {
       const auto& od = proc.operands[k];
       int& e = sc.operand_exp[p][k];

@@ -20,11 +20,11 @@ using dataflow::StreamId;
 // reshape/unsqueeze/squeeze with equal blocks: step i reads beat i and writes it, as a copy
 // with one output.
 bool is_pass_through(const dataflow::Design& d, const Process& p) {
-  return dataflow::kernel_class(p.op) == dataflow::KernelClass::identity_map && !p.inputs.empty() &&
+  return p.kind == Kind::IdentityMap && !p.inputs.empty() &&
          d.streams[p.inputs.at(0)].block == d.streams[p.outputs.at(0)].block;
 }
 
-// Sources, sinks and copies are the top's own; every kernel is its class's (kernel_modules.cpp).
+// Sources, sinks and copies are the top's own; every kernel is its kind's (kernel_modules.cpp).
 void check_process(const dataflow::Design& d, ProcessId pid) {
   const Process& p = d.processes[pid];
   switch (p.kind) {
@@ -36,7 +36,8 @@ void check_process(const dataflow::Design& d, ProcessId pid) {
       throw Error(fmt::format("rtl: process {} ({}, kernel kind custom) is not supported yet: an explicit "
                               "step list has no kernel module", p.name, ir::op_name(p.op)));
     case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::MmReduce: case Kind::Transpose:
-    case Kind::Permute: case Kind::Gather: kernel_module(dataflow::process_class(p)).check(d, p); return;
+    case Kind::Permute: case Kind::IdentityMap: case Kind::ExpandMap: case Kind::SelectMap: case Kind::SliceMap:
+    case Kind::CatMap: case Kind::SumMap: kernel_module(p.kind).check(d, p); return;
   }
 }
 
@@ -134,8 +135,9 @@ std::string process(const Ctx& c, ProcessId pid) {
     case Kind::Sink: return head + port_process(c, pid);
     case Kind::Copy: return head + copy_instance(c, pid);
     case Kind::Unary: case Kind::Binary: case Kind::Mm: case Kind::MmReduce: case Kind::Transpose:
-    case Kind::Permute: case Kind::Gather:
-      return head + kernel_module(dataflow::process_class(p)).instance(c, pid);  // make_ctx checked it
+    case Kind::Permute: case Kind::IdentityMap: case Kind::ExpandMap: case Kind::SelectMap: case Kind::SliceMap:
+    case Kind::CatMap: case Kind::SumMap:
+      return head + kernel_module(p.kind).instance(c, pid);  // make_ctx checked it
     case Kind::Custom: break;  // check_process refused it
   }
   throw Error("rtl: process " + p.name + " (custom) has no module");

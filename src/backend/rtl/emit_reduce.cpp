@@ -16,7 +16,7 @@ using dataflow::Process;
 using dataflow::ProcessId;
 
 bool is_sum(const Process& p) {
-  return p.kind == dataflow::Kind::Gather && dataflow::kernel_class(p.op) == dataflow::KernelClass::sum_map;
+  return p.kind == dataflow::Kind::SumMap;
 }
 
 namespace {

@@ -1,19 +1,17 @@
-// The RTL backend's column of the kernel table (dataflow/kernels.def): for each kernel class,
+// The RTL backend's column of the kinds table (dataflow/kernels.def): for each kernel kind,
 // how a process of it is checked and which module instance it becomes in the top. As with
-// the schedules, the HLS kernels and the resource model, -Werror=switch makes a new class
+// the schedules, the HLS kernels and the resource model, -Werror=switch makes a new kind
 // fail to compile here until it has a module. Sources, sinks and copies are not computed
 // from ops, so the top emits them itself (emit.cpp).
 #include <fmt/format.h>
 
 #include "backend/rtl/rtl_detail.h"
 #include "dataflow/elementwise.h"
-#include "dataflow/kernels.h"
 #include "support/error.h"
 
 namespace inrarch::rtl::detail {
 
 using dataflow::Design;
-using dataflow::KernelClass;
 using dataflow::Process;
 using dataflow::ProcessId;
 
@@ -42,27 +40,29 @@ std::string data_movement_instance(const Ctx& c, ProcessId pid) {
 }
 
 void not_a_kernel(const Design&, const Process& p) {
-  throw Error(fmt::format("rtl: process {} ({}) is a leaf, not a kernel", p.name, ir::op_name(p.op)));
+  throw Error(fmt::format("rtl: process {} ({}, {}) is not a kernel: the top emits it itself", p.name,
+                          ir::op_name(p.op), dataflow::kind_name(p.kind)));
 }
 
 }  // namespace
 
-KernelModule kernel_module(KernelClass k) {
+KernelModule kernel_module(dataflow::Kind k) {
+  using dataflow::Kind;
   switch (k) {
-    case KernelClass::none: return {not_a_kernel, nullptr};
-    case KernelClass::elementwise: return {check_elementwise, elementwise_instance};  // inrarch_ew1/ew2/ew2r
-    case KernelClass::mm: return {check_mm, mm_instance};  // inrarch_mm, inrarch_mm_rom_a, inrarch_mm_rom_b
-    case KernelClass::mm_reduce: return {check_mm_reduce, mm_reduce_instance};  // inrarch_mm_reduce
-    case KernelClass::transpose:
-    case KernelClass::permute: return {check_permute, permute_instance};  // inrarch_permute
-    case KernelClass::identity_map:
-    case KernelClass::expand_map:
-    case KernelClass::select_map:
-    case KernelClass::slice_map:
-    case KernelClass::cat_map:
-    case KernelClass::sum_map: return {check_data_movement, data_movement_instance};  // inrarch_gather, inrarch_sum
+    case Kind::Source: case Kind::Sink: case Kind::Copy: case Kind::Custom: return {not_a_kernel, nullptr};
+    case Kind::Unary: case Kind::Binary: return {check_elementwise, elementwise_instance};  // inrarch_ew1/ew2/ew2r
+    case Kind::Mm: return {check_mm, mm_instance};  // inrarch_mm, inrarch_mm_rom_a, inrarch_mm_rom_b
+    case Kind::MmReduce: return {check_mm_reduce, mm_reduce_instance};  // inrarch_mm_reduce
+    case Kind::Transpose:
+    case Kind::Permute: return {check_permute, permute_instance};  // inrarch_permute
+    case Kind::IdentityMap:
+    case Kind::ExpandMap:
+    case Kind::SelectMap:
+    case Kind::SliceMap:
+    case Kind::CatMap:
+    case Kind::SumMap: return {check_data_movement, data_movement_instance};  // inrarch_gather, inrarch_sum
   }
-  throw Error("rtl: unknown kernel class");
+  throw Error("rtl: unknown process kind");
 }
 
 }  // namespace inrarch::rtl::detail

@@ -7,10 +7,6 @@
 
 #include "backend/rtl/rtl.h"
 
-namespace inrarch::dataflow {
-enum class KernelClass : uint8_t;  // dataflow/kernels.h
-}
-
 namespace inrarch::rtl::detail {
 
 // One module of the kernel library (src/backend/rtl/sv/): its file name in OUT/rtl and its text.
@@ -43,7 +39,7 @@ struct KernelModule {
   void (*check)(const dataflow::Design& d, const dataflow::Process& p);
   std::string (*instance)(const Ctx& c, dataflow::ProcessId p);
 };
-KernelModule kernel_module(dataflow::KernelClass k);
+KernelModule kernel_module(dataflow::Kind k);
 // The instances of an elementwise kernel (inrarch_ew1/ew2/ew2r) and of a copy (inrarch_copy,
 // also a reshape that keeps the beat).
 std::string elementwise_instance(const Ctx& c, dataflow::ProcessId p);

@@ -47,7 +47,7 @@ test-unit: build
 
 test-asan: build-asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir $(ASAN) -j2 --output-on-failure -LE slow
+	  ctest --test-dir $(ASAN) -j2 --output-on-failure -LE 'slow|rtl-sim'
 
 test-python: build
 	INRARCH_BIN=$(CURDIR)/$(BUILD)/inrarch $(PY) -m unittest discover -s python/tests -t python -v

@@ -9,7 +9,7 @@ namespace inrarch::dataflow {
 
 namespace {
 
-enum class Family : uint8_t { Port, Fanout, Kernel, Explicit };
+enum class Family : uint8_t { Port, Fanout, Kernel, Gather, Explicit };
 struct KindInfo {
   const char* name;
   Family family;
@@ -22,7 +22,8 @@ constexpr KindInfo kKinds[] = {
 }  // namespace
 
 const char* kind_name(Kind k) { return kKinds[static_cast<int>(k)].name; }
-bool is_kernel(Kind k) { return kKinds[static_cast<int>(k)].family == Family::Kernel; }
+bool is_gather(Kind k) { return kKinds[static_cast<int>(k)].family == Family::Gather; }
+bool is_kernel(Kind k) { return kKinds[static_cast<int>(k)].family == Family::Kernel || is_gather(k); }
 
 int64_t Stream::beats() const { return numel(shape) / block; }
 

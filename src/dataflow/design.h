@@ -44,11 +44,9 @@ enum class Kind : uint8_t {
 const char* kind_name(Kind k);
 // The kinds whose MACs the search chooses (Process::mm_par, mm_lanes; attributes.h).
 inline bool has_macs(Kind k) { return k == Kind::Mm || k == Kind::MmReduce; }
-// The in-order data-movement maps (schedule_gather.cpp, movement.h, inrarch_gather/inrarch_sum).
-inline bool is_gather(Kind k) {
-  return k == Kind::IdentityMap || k == Kind::ExpandMap || k == Kind::SelectMap || k == Kind::SliceMap ||
-         k == Kind::CatMap || k == Kind::SumMap;
-}
+// The in-order data-movement maps (schedule_gather.cpp, movement.h, inrarch_gather/inrarch_sum):
+// the kinds of family Gather in kernels.def.
+bool is_gather(Kind k);
 // The kinds that compute an op of ops.def (each has the op's operands).
 bool is_kernel(Kind k);
 

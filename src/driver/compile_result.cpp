@@ -19,7 +19,7 @@ SimResult summary(const hls::SimRun& r) {
   s.max_abs_error = r.max_abs_error;
   s.max_rel_error = r.max_rel_error;
   s.overflows = r.overflow.count;
-  if (r.overflow.any()) s.first_overflow = r.overflow.first.empty() ? "?" : r.overflow.first;
+  if (r.overflow.any()) s.first_overflow = r.overflow.first_process();
   s.overflow_cause = r.overflow.cause;
   if (r.overflow.flag.value_or(false)) s.overflow_flags = r.overflow.flagged;
   return s;

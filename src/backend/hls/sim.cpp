@@ -135,7 +135,7 @@ std::string left_the_range(const NumberType& t, const OverflowReport& o) {
       o.first_reached ? fmt::format(": its values out of range reached [{:.6g}, {:.6g}] as stored",
                                     o.first_reached->first, o.first_reached->second)
                       : std::string();
-  return fmt::format("process {} left the range of {}, [{:.6g}, {:.6g}) (|v| < 2^{}){}", o.first.empty() ? "?" : o.first,
+  return fmt::format("process {} left the range of {}, [{:.6g}, {:.6g}) (|v| < 2^{}){}", o.first_process(),
                      t.name(), -top, top, t.int_bits - 1, reached);
 }
 
@@ -172,7 +172,7 @@ void judge(SimRun& r, const HlsOptions& opt, const fs::path& dir, int rc, double
     std::string outs;
     for (const std::string& o : r.overflow.flagged) outs += (outs.empty() ? "" : ", ") + o;
     r.error = fmt::format("{} values overflowed {} (first in {}), saturated; the top's overflow_flag is {}{}: {}",
-                          r.overflow.count, opt.type.name(), r.overflow.first.empty() ? "?" : r.overflow.first,
+                          r.overflow.count, opt.type.name(), r.overflow.first_process(),
                           r.overflow.flag.value_or(false) ? 1 : 0, outs.empty() ? "" : " (" + outs + ")",
                           r.overflow.cause);
   }

@@ -48,7 +48,7 @@ void write_overflow(const OverflowReport& o, json& out) {
   if (o.flag.value_or(false)) out["overflow_flags"] = o.flagged;
   if (!o.any()) return;
   out["overflows"] = o.count;
-  out["first_overflow"] = o.first.empty() ? std::string("?") : o.first;
+  out["first_overflow"] = o.first_process();
   if (o.first_reached) out["first_overflow_reached"] = {o.first_reached->first, o.first_reached->second};
   if (!o.cause.empty()) out["overflow_cause"] = o.cause;
 }

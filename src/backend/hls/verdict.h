@@ -29,6 +29,8 @@ struct OverflowReport {
   std::optional<std::pair<double, double>> first_reached;  // its values out of range, as stored
   std::string cause;                 // why, and the fix (sim.cpp overflow_cause)
   bool any() const { return count > 0 || flag.value_or(false); }
+  // The first overflowing process, or "?" when the run named none (a flag without a count).
+  std::string first_process() const { return first.empty() ? "?" : first; }
 };
 
 // One C simulation: the sequential run (`csim`), the threaded one, or the shipped project's.

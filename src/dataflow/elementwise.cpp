@@ -13,7 +13,7 @@ namespace {
 // Every op whose kind in ops.def is Unary or Binary (the elementwise ops) has a row of
 // elementwise.def, and every row is such an op: checked when this file compiles.
 constexpr bool has_row(ir::Op op) {
-#define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width) \
+#define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width, depth) \
   if (op == ir::Op::Name) return true;
 #include "dataflow/elementwise.def"
   return false;
@@ -28,7 +28,7 @@ constexpr bool has_row(ir::Op op) {
 
 const std::vector<ElementwiseRow>& elementwise_rows() {
   static const std::vector<ElementwiseRow> rows = {
-#define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width) \
+#define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width, depth) \
   {ir::Op::Name, code, #lane, #functor},
 #include "dataflow/elementwise.def"
   };
@@ -48,6 +48,19 @@ const ElementwiseRow& elementwise_row(const Design& d, const Process& p) {
                             ir::op_name(p.op)));
   if (p.op == ir::Op::Mul && d.options.fabric_elementwise_mul) return kMulInFabric;
   return *row;
+}
+
+int64_t elementwise_depth(ir::Op op, int64_t bits) {
+  [[maybe_unused]] const int64_t w = bits;
+#define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width, depth) \
+  if (op == ir::Op::Name) return depth;
+#include "dataflow/elementwise.def"
+  throw Error(fmt::format("op {} is not elementwise (no row of dataflow/elementwise.def)", ir::op_name(op)));
+}
+
+int64_t elementwise_depth(const Design& d, const Process& p) {
+  elementwise_row(d, p);  // the same error for a process whose op has no row
+  return elementwise_depth(p.op, d.options.elem_bits);
 }
 
 }  // namespace inrarch::dataflow

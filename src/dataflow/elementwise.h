@@ -3,6 +3,7 @@
 // read an op's hardware here and nowhere else.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "dataflow/design.h"
@@ -30,5 +31,18 @@ inline constexpr ElementwiseRow kMulInFabric{ir::Op::Mul, 12, "inrarch_lane2", "
 // of a design whose elementwise multipliers are in LUTs. Throws inrarch::Error naming the
 // process when its op has no row.
 const ElementwiseRow& elementwise_row(const Design& d, const Process& p);
+
+// The digit recurrences' pipelines at w-bit elements (docs/rtl.md, "Pipelined lanes"): at
+// most two recurrence stages between registers, plus the result register. Division takes w
+// quotient bits; the square root at most w - 1 root bits (a (w - 1 + S)-bit radicand, S <= w - 1).
+constexpr int64_t div_depth(int64_t w) { return 1 + (w + 1) / 2; }
+constexpr int64_t sqrt_depth(int64_t w) { return 1 + w / 2; }
+
+// The pipeline depth of an elementwise op's kernel at `bits`-bit elements (elementwise.def's
+// depth column; schedule.h): step i reads beat i and writes beat i - depth.
+int64_t elementwise_depth(ir::Op op, int64_t bits);
+// That of an elementwise process of d (at the design's elem_bits; the fabric multiply's is the
+// multiply's). Throws as elementwise_row.
+int64_t elementwise_depth(const Design& d, const Process& p);
 
 }  // namespace inrarch::dataflow

@@ -14,11 +14,18 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// The square root's digit recurrence (fixed_sqrt.h, docs/hls.md "Square root"): a root of
-// NQ bits (NQ = W − I/2 for fixed<W, I>, at most W) takes NQ add/subtract stages, stage i
-// (i + 3) bits wide: Σ (i + 3) = NQ (NQ + 5) / 2 LUTs, as many registers where pipelined.
-// The lane does not know I; NQ = W bounds it from above.
-int64_t sqrt_luts(int64_t w) { return w * (w + 5) / 2; }
+// The pipelined digit recurrences (inrarch_lane_sqrt, inrarch_lane_div; docs/rtl.md
+// "Pipelined lanes"), a lane each: fitted to Yosys 0.23 (`synth_xilinx -family xcup`) on
+// 4-lane kernels at fixed<32,10> and fixed<16,6>, the kernel's FSM and result register taken
+// off. LUTs: the stages' adders and selects plus the 64-bit realignments and fits around
+// them; flip-flops: the D - 1 register stages, each holding the remainder, the partial
+// quotient or root and the operand bits still to come (about 2w² for w stages of 2w bits).
+//   sqrt: 1,744 LUT, 1,824 FF at w = 32; 488 LUT, 464 FF at w = 16
+//   div:  3,080 LUT, 2,096 FF at w = 32; 980 LUT, 536 FF at w = 16
+int64_t sqrt_luts(int64_t w) { return (3 * w * w + 13 * w) / 2; }
+int64_t sqrt_ffs(int64_t w) { return w * w * 9 / 5; }
+int64_t div_luts(int64_t w) { return 35 * w * w / 16 + 26 * w; }
+int64_t div_ffs(int64_t w) { return 2 * w * w + w; }
 
 // Vitis HLS cores on UltraScale+ (full-DSP implementations, the tool's default at 300 MHz):
 // fmul 3, fadd/fsub 2, dmul 11, dadd/dsub 3 DSP48E2.
@@ -79,7 +86,7 @@ LaneCost lane_cost(ir::Op op, const Arith& a, bool fabric_mul) {
   const int64_t w = a.bits;
   if (op == ir::Op::Mul && fabric_mul) return {0, fabric_multiply_luts(a), 2 * w, 0, 0};
   const int64_t tdsp = dsp_for_product(w, 64) + dsp_for_product(33, 20);
-#define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width) \
+#define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width, depth) \
   if (op == ir::Op::Name) return {dsp, lut, ff, table_words, table_width};
 #include "dataflow/elementwise.def"
   // Only elementwise processes have lanes, and every elementwise op has its row (elementwise.cpp).

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "dataflow/elementwise.h"
 #include "support/error.h"
 
 namespace inrarch::dataflow {
@@ -49,19 +50,23 @@ namespace {
 FifoOp rd(StreamId s) { return {s, false}; }
 FifoOp wr(StreamId s) { return {s, true}; }
 
-// Step i reads beat i of every input and writes beat i-L of the output.
+// Step i reads beat i of every input and writes beat i-L of the output, L the kernel's
+// pipeline depth (elementwise.def). With fewer beats than L, the steps between the last read
+// and the first write hold no FIFO op: the first write's delay spans them.
 Program elementwise(const Design& d, const Process& p) {
   StreamId out = p.outputs.at(0);
-  int64_t n = d.streams[out].beats(), L = kElementwiseDepth;
+  int64_t n = d.streams[out].beats(), L = elementwise_depth(d, p);
   std::vector<FifoOp> reads;
   for (StreamId s : p.inputs) reads.push_back(rd(s));
   std::vector<FifoOp> both = reads;
   both.push_back(wr(out));
   ProgramBuilder b;
+  if (n == 0) return b.take();
   int64_t fill = std::min(L, n);
   b.steps(fill, 1, reads);
   b.steps(n - fill, 1, both);
-  b.steps(fill, 1, {wr(out)});
+  b.steps(1, L - fill + 1, {wr(out)});
+  b.steps(fill - 1, 1, {wr(out)});
   return b.take();
 }
 

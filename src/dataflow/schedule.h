@@ -9,8 +9,11 @@
 //   sink       II=1: read beat i.                                    buffer 0
 //   copy       II=1, L=0: read beat i and write it to every output (round-robin order =
 //              output order) in the same step.                       buffer 0
-//   unary /    II=1, L=1 (kElementwiseDepth): step i reads beat i of every streamed
-//   binary     operand and writes result beat i-1; a constant operand is a parameter/ROM.
+//   unary /    II=1, L = the op's pipeline depth (elementwise_depth: 1, or a digit
+//   binary     recurrence's stages, div and sqrt): step i reads beat i of every streamed
+//              operand and writes result beat i-L; after the last read, L write steps drain
+//              the pipeline (the first of them L-n+1 cycles after the last read when n < L).
+//              A constant operand is a parameter/ROM.
 //   mm         C[M,N] = A[M,K] B[K,N] with L = mm_lanes MACs (min(mm_par, bC*K), stored
 //              by set_mm_par) and a pipeline of D = mm_depth cycles (set_mm_par too).
 //              Streamed B: read all of B first (II=1). Then read the K/bA beats of A row 0
@@ -55,8 +58,6 @@
 #include "dataflow/design.h"
 
 namespace inrarch::dataflow {
-
-inline constexpr int64_t kElementwiseDepth = 1;
 
 // When an mm with L working MACs finishes its beats (the write follows mm_depth cycles later): the MACs take the row's products in
 // order, L a cycle, across beat boundaries, so beat j of a row (bC*K products each, `work`)

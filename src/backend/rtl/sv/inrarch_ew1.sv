@@ -1,5 +1,6 @@
 // An elementwise unary kernel (neg, relu, step; sin, cos, exp, tanh, log from tables; sqrt by a
-// digit recurrence) on one streamed operand. Otherwise as inrarch_ew2.
+// digit recurrence, pipelined: D - 1 register stages) on one streamed operand. Otherwise as
+// inrarch_ew2.
 module inrarch_ew1 #(
     parameter int OP    = 3,
     parameter int B     = 1,
@@ -8,7 +9,8 @@ module inrarch_ew1 #(
     parameter int FA    = 36,
     parameter int EA    = 0,
     parameter int EO    = 0,
-    parameter int BEATS = 1
+    parameter int BEATS = 1,
+    parameter int D     = 1   // the pipeline depth (src/dataflow/elementwise.def)
 ) (
     input  logic         clk,
     input  logic         rst,
@@ -25,13 +27,16 @@ module inrarch_ew1 #(
   /* verilator lint_on UNUSEDPARAM */
   logic [B*W-1:0] y;
   logic [B-1:0] sat;
-  inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W)) u_fsm (
-      .clk, .rst, .in_valid, .in_ready, .lanes(y), .lanes_ovf(|sat || in_data[B*W]),
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic en;  // the pipelined lanes' stage enable (unused by a one-step op)
+  /* verilator lint_on UNUSEDSIGNAL */
+  inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W), .D(D)) u_fsm (
+      .clk, .rst, .in_valid, .in_ready, .in_ovf(in_data[B*W]), .en, .lanes(y), .lanes_ovf(|sat),
       .out_data, .out_valid, .out_ready);
   for (genvar e = 0; e < B; e = e + 1) begin : g_lane
     if (OP == OP_SQRT) begin : g_sqrt
-      inrarch_lane_sqrt #(.W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
-          .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+      inrarch_lane_sqrt #(.W(W), .F(F), .FA(FA), .EA(EA), .EO(EO), .D(D)) u_lane (
+          .clk, .en, .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
     end else if (OP == OP_EXP || OP == OP_TANH || OP == OP_LOG) begin : g_explog
       inrarch_lane_explog #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
           .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));

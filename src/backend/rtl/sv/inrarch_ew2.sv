@@ -1,5 +1,6 @@
-// An elementwise binary kernel (add, sub, mul) on two streamed operands: lanes of
-// inrarch_lane2 over the B elements of a beat, the result held one step (L = 1). A beat is
+// An elementwise binary kernel (add, sub, mul, div) on two streamed operands: lanes of
+// inrarch_lane2 (inrarch_lane_div, pipelined: D - 1 register stages) over the B elements of
+// a beat, the result register written D steps after its operands were read. A beat is
 // {ovf, element B-1, ..., element 0}: each W bits, ovf the sticky overflow sideband of the
 // HLS library (the OR of every beat read so far and of every saturation).
 module inrarch_ew2 #(
@@ -11,7 +12,8 @@ module inrarch_ew2 #(
     parameter int EA    = 0,
     parameter int EB    = 0,
     parameter int EO    = 0,
-    parameter int BEATS = 1
+    parameter int BEATS = 1,
+    parameter int D     = 1   // the pipeline depth (src/dataflow/elementwise.def)
 ) (
     input  logic         clk,
     input  logic         rst,
@@ -28,13 +30,23 @@ module inrarch_ew2 #(
   logic [B*W-1:0] y;
   logic [B-1:0] sat;
   logic [1:0] ready;
-  inrarch_ew_fsm #(.NIN(2), .BEATS(BEATS), .DW(B * W)) u_fsm (
-      .clk, .rst, .in_valid({b_valid, a_valid}), .in_ready(ready), .lanes(y), .lanes_ovf(|sat || a_data[B*W] || b_data[B*W]),
-      .out_data, .out_valid, .out_ready);
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic en;  // the pipelined lanes' stage enable (unused by a one-step op)
+  /* verilator lint_on UNUSEDSIGNAL */
+  inrarch_ew_fsm #(.NIN(2), .BEATS(BEATS), .DW(B * W), .D(D)) u_fsm (
+      .clk, .rst, .in_valid({b_valid, a_valid}), .in_ready(ready), .in_ovf(a_data[B*W] || b_data[B*W]), .en,
+      .lanes(y), .lanes_ovf(|sat), .out_data, .out_valid, .out_ready);
   assign a_ready = ready[0];
   assign b_ready = ready[1];
+  // The lane code of the divider (the OP column of src/dataflow/elementwise.def; a test checks it).
+  localparam int OP_DIV = 11;
   for (genvar e = 0; e < B; e = e + 1) begin : g_lane
-    inrarch_lane2 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO)) u_lane (
-        .a(a_data[e*W+:W]), .b(b_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+    if (OP == OP_DIV) begin : g_div
+      inrarch_lane_div #(.W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO), .D(D)) u_lane (
+          .clk, .en, .a(a_data[e*W+:W]), .b(b_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+    end else begin : g_plain
+      inrarch_lane2 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO)) u_lane (
+          .a(a_data[e*W+:W]), .b(b_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+    end
   end
 endmodule

@@ -15,6 +15,7 @@ module inrarch_ew2r #(
     parameter int EO    = 0,
     parameter int BEATS = 1,
     parameter int P     = 1,
+    parameter int D     = 1,  // the pipeline depth (src/dataflow/elementwise.def)
     parameter ROM_FILE  = "rom.hex"
 ) (
     input  logic         clk,
@@ -38,14 +39,24 @@ module inrarch_ew2r #(
   end
   logic [B*W-1:0] y;
   logic [B-1:0] sat;
-  inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W)) u_fsm (
-      .clk, .rst, .in_valid, .in_ready, .lanes(y), .lanes_ovf(|sat || in_data[B*W]),
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic en;  // the pipelined lanes' stage enable (unused by a one-step op)
+  /* verilator lint_on UNUSEDSIGNAL */
+  inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W), .D(D)) u_fsm (
+      .clk, .rst, .in_valid, .in_ready, .in_ovf(in_data[B*W]), .en, .lanes(y), .lanes_ovf(|sat),
       .out_data, .out_valid, .out_ready);
+  // The lane code of the divider (the OP column of src/dataflow/elementwise.def; a test checks it).
+  localparam int OP_DIV = 11;
   for (genvar e = 0; e < B; e = e + 1) begin : g_lane
     logic [W-1:0] x, c;
     assign x = in_data[e*W+:W];
     assign c = rom[P > 1 ? base + PW'(e) : '0];
-    inrarch_lane2 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO)) u_lane (
-        .a(CSLOT == 0 ? c : x), .b(CSLOT == 0 ? x : c), .y(y[e*W+:W]), .ovf(sat[e]));
+    if (OP == OP_DIV) begin : g_div
+      inrarch_lane_div #(.W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO), .D(D)) u_lane (
+          .clk, .en, .a(CSLOT == 0 ? c : x), .b(CSLOT == 0 ? x : c), .y(y[e*W+:W]), .ovf(sat[e]));
+    end else begin : g_plain
+      inrarch_lane2 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO)) u_lane (
+          .a(CSLOT == 0 ? c : x), .b(CSLOT == 0 ? x : c), .y(y[e*W+:W]), .ovf(sat[e]));
+    end
   end
 endmodule

@@ -7,7 +7,8 @@
 // (FA >= F, 64 - FA >= 2 (W - F) + 8), so the unscaled operators, which skip A, give the
 // same bits.
 
-// OP 0: add, 1: sub, 2: mul, 11: div, 12: mul in the fabric (scaled2<op, EA, EB, EO>).
+// OP 0: add, 1: sub, 2: mul, 12: mul in the fabric (scaled2<op, EA, EB, EO>); div (11) is
+// inrarch_lane_div.
 module inrarch_lane2 #(
     parameter int OP = 0,
     parameter int W  = 32,
@@ -24,7 +25,7 @@ module inrarch_lane2 #(
 );
   // The lane codes (the OP column of src/dataflow/elementwise.def; a test checks them).
   /* verilator lint_off UNUSEDPARAM */
-  localparam int OP_ADD = 0, OP_SUB = 1, OP_MUL = 2, OP_DIV = 11, OP_MUL_FABRIC = 12;
+  localparam int OP_ADD = 0, OP_SUB = 1, OP_MUL = 2, OP_MUL_FABRIC = 12;
   /* verilator lint_on UNUSEDPARAM */
   logic [63:0] r;  // the result in A, before fit()
   logic r_ovf;     // A itself saturated (op_add/op_sub's fit into A)
@@ -62,17 +63,6 @@ module inrarch_lane2 #(
     end
     inrarch_shift #(.S(EO - EA - EB)) u_shift (.x(pa), .y(r));
     assign r_ovf = 1'b0;
-  end else if (OP == OP_DIV) begin : g_div
-    // op_div: the ap_fixed quotient (a << F) / b, truncated toward zero (0 for b = 0, as
-    // the compat headers give), fit into T; then A, a shift by EO - EA + EB (kQuotient).
-    // A combinational 64 / 32-bit divider: correct first, not cheap.
-    logic signed [63:0] num, den, quo;
-    logic [W-1:0] q;
-    assign num = 64'($signed(a)) <<< F;
-    assign den = 64'($signed(b));
-    assign quo = den == 64'sd0 ? 64'sd0 : num / den;  // signed operands throughout: a signed division
-    inrarch_fit #(.W(W), .F(F), .FA(F)) u_fit_q (.x(quo), .y(q), .ovf(r_ovf));
-    inrarch_shift #(.S(EO - EA + EB + FA - F)) u_shift (.x(64'($signed(q))), .y(r));
   end else begin : g_sum
     // Both operands into A at the result's exponent, summed exactly, saturated to A.
     logic [63:0] xa, xb;

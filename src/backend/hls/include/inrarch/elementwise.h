@@ -1,8 +1,9 @@
 // INR-Arch HLS kernel library: elementwise kernels (dataflow kinds `unary` and `binary`).
 //
-// Loop nest (schedule.h, II=1, L=1): step i reads beat i of every streamed operand (in
-// operand order) and writes the result of beat i-1, so n beats take n+1 steps; the result
-// is held one iteration in a register, which is what a pipeline of depth 1 does. A constant
+// Loop nest (schedule.h, II=1, L = D, the op's pipeline depth, elementwise.def: 1, or a
+// digit recurrence's stages for div and sqrt): step i reads beat i of every streamed operand
+// (in operand order) and writes the result of beat i-D, so n beats take n+D steps; a result
+// waits D iterations in a delay line (pipe), which is what a pipeline of depth D does. A constant
 // operand is not a stream: a scalar (splat) or a ROM array, the size of the operand or, for
 // a broadcast that repeats P values (a bias [1,N] over a batch), of those P values.
 #ifndef INRARCH_HLS_ELEMENTWISE_H
@@ -96,13 +97,29 @@ template <int B, int P = 0, class T> from_rom<T, B, P> rom(const T* r) { return 
 // requires) and sets it to the bit after its last beat; the form without a flag is for
 // kernels inside the design.
 
+// The results in flight: step i stores the result of beat i, and beat i - D leaves first.
+template <class T, int B, int D>
+struct pipe {
+  static_assert(D >= 1, "a pipeline of depth >= 1");
+  beat<T, B> line[D];
+  pipe() : line() {}
+  // Step i: the result of beat i - D (to write when i >= D), then the result of beat i held.
+  beat<T, B> shift(int i, const beat<T, B>& cur) {
+#pragma HLS inline
+    const int k = i % D;
+    beat<T, B> out = line[k];
+    line[k] = cur;
+    return out;
+  }
+};
+
 // out = Op(a): the only operand is streamed.
-template <class Op, class T, class S, int B>
+template <class Op, int D = 1, class T, class S, int B>
 void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out, bool& flag) {
   const int n = rows * (S::numel() / B);
-  beat<T, B> prev = beat<T, B>();
+  pipe<T, B, D> line;
   bool ovf = false;
-  for (int i = 0; i <= n; ++i) {
+  for (int i = 0; i < n + D; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
     beat<T, B> cur = beat<T, B>();
@@ -115,25 +132,25 @@ void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out, bool
       ovf = ovf || x.ovf;
       cur.ovf = ovf;
     }
-    if (i >= 1) out.write(prev);
-    prev = cur;
+    beat<T, B> done = line.shift(i, cur);
+    if (i >= D) out.write(done);
   }
   flag = ovf;
 }
-template <class Op, class T, class S, int B>
+template <class Op, int D = 1, class T, class S, int B>
 void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out) {
   bool unused = false;
-  unary<Op>(rows, in, out, unused);
+  unary<Op, D>(rows, in, out, unused);
 }
 
 // out = Op(a, b) with each operand streamed, a splat or a ROM (at least one streamed).
 // Streamed operands are read in operand order, as the schedule lists them.
-template <class Op, class A, class Bsrc, class T, class S, int B>
+template <class Op, int D = 1, class A, class Bsrc, class T, class S, int B>
 void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out, bool& flag) {
   const int n = rows * (S::numel() / B);
-  beat<T, B> prev = beat<T, B>();
+  pipe<T, B, D> line;
   bool ovf = false;
-  for (int i = 0; i <= n; ++i) {
+  for (int i = 0; i < n + D; ++i) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
     beat<T, B> cur = beat<T, B>();
@@ -147,15 +164,15 @@ void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out, bool& flag) {
       ovf = ovf || a.ovf() || b.ovf();
       cur.ovf = ovf;
     }
-    if (i >= 1) out.write(prev);
-    prev = cur;
+    beat<T, B> done = line.shift(i, cur);
+    if (i >= D) out.write(done);
   }
   flag = ovf;
 }
-template <class Op, class A, class Bsrc, class T, class S, int B>
+template <class Op, int D = 1, class A, class Bsrc, class T, class S, int B>
 void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out) {
   bool unused = false;
-  binary<Op>(rows, a, b, out, unused);
+  binary<Op, D>(rows, a, b, out, unused);
 }
 
 }  // namespace inrarch_hls

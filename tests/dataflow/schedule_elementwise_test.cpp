@@ -1,0 +1,91 @@
+// The elementwise kernels' pipeline depth (elementwise.def's depth column) and their
+// schedule: step i reads beat i and writes beat i - L; the digit recurrences (div, sqrt) are
+// the ops deeper than one step.
+#include <gtest/gtest.h>
+
+#include "dataflow/elementwise.h"
+#include "dataflow/lower.h"
+#include "dataflow/schedule.h"
+#include "dataflow/simulate.h"
+#include "dataflow/verify.h"
+#include "support/error.h"
+
+namespace inrarch::dataflow {
+namespace {
+
+using ir::Op;
+
+// Worked by hand: two recurrence stages between registers plus the result register; w = 32
+// takes 32 quotient bits (16 + 1) and at most 31 root bits (16 + 1).
+TEST(ElementwiseDepth, TheRecurrencesAndOneStepForTheRest) {
+  EXPECT_EQ(elementwise_depth(Op::Div, 32), 17);
+  EXPECT_EQ(elementwise_depth(Op::Sqrt, 32), 17);
+  EXPECT_EQ(elementwise_depth(Op::Div, 16), 9);
+  EXPECT_EQ(elementwise_depth(Op::Sqrt, 16), 9);
+  EXPECT_EQ(elementwise_depth(Op::Div, 15), 9);
+  EXPECT_EQ(elementwise_depth(Op::Sqrt, 15), 8);
+  for (Op op : {Op::Add, Op::Sub, Op::Mul, Op::Neg, Op::Relu, Op::Step, Op::Sin, Op::Cos, Op::Exp, Op::Tanh, Op::Log})
+    EXPECT_EQ(elementwise_depth(op, 32), 1) << ir::op_name(op);
+  EXPECT_THROW(elementwise_depth(Op::Mm, 32), inrarch::Error);
+}
+
+Design one_op(Op op, ir::Shape shape) {
+  ir::Graph g;
+  ir::NodeId x = g.input("x", shape);
+  g.add_output("y", op == Op::Div ? g.binary(op, x, g.input("z", shape)) : g.unary(op, x));
+  return lower(g);
+}
+
+std::vector<int64_t> delays(const Program& p) {
+  std::vector<int64_t> out;
+  for (const Step& s : expand(p)) out.push_back(s.delay);
+  return out;
+}
+
+std::vector<size_t> sizes(const Program& p) {
+  std::vector<size_t> out;
+  for (const Step& s : expand(p)) out.push_back(s.ops.size());
+  return out;
+}
+
+// 20 beats through a 17-deep sqrt: 17 reads, 3 steps that read and write, 17 writes.
+TEST(ScheduleElementwise, ADeepPipelineWritesBeatIMinusLAtStepI) {
+  Design d = one_op(Op::Sqrt, {4, 5});
+  ProcessId p = d.find_process("sqrt_1");
+  ASSERT_GE(p, 0);
+  Program prog = schedule(d, p);
+  std::vector<size_t> want(17, 1);
+  want.insert(want.end(), 3, 2);
+  want.insert(want.end(), 17, 1);
+  EXPECT_EQ(sizes(prog), want);
+  EXPECT_EQ(delays(prog), std::vector<int64_t>(37, 1));
+  const std::vector<Step> steps = expand(prog);
+  EXPECT_FALSE(steps[16].ops[0].write);
+  EXPECT_TRUE(steps[17].ops[1].write);
+  EXPECT_TRUE(steps.back().ops[0].write);
+  EXPECT_NO_THROW(verify(d));
+}
+
+// 3 beats through a 17-deep divider: the writes start 17 steps after the first read, the
+// empty steps between folded into the first write's delay (17 - 3 + 1).
+TEST(ScheduleElementwise, FewerBeatsThanStagesWaitInTheFirstWritesDelay) {
+  Design d = one_op(Op::Div, {1, 3});
+  ProcessId p = d.find_process("div_2");
+  ASSERT_GE(p, 0);
+  Program prog = schedule(d, p);
+  EXPECT_EQ(sizes(prog), (std::vector<size_t>{2, 2, 2, 1, 1, 1}));
+  EXPECT_EQ(delays(prog), (std::vector<int64_t>{1, 1, 1, 15, 1, 1}));
+}
+
+// The simulator sees the depth: source, op, sink of 40 beats; sqrt's last write comes 16
+// cycles after neg's, as its pipeline is 16 steps deeper.
+TEST(ScheduleElementwise, TheLatencyGrowsByTheExtraStages) {
+  auto latency = [](Op op) {
+    Design d = one_op(op, {8, 5});
+    return simulate(d, schedule_all(d), d.depths()).latency;
+  };
+  EXPECT_EQ(latency(Op::Sqrt) - latency(Op::Neg), 16);
+}
+
+}  // namespace
+}  // namespace inrarch::dataflow

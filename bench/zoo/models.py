@@ -126,7 +126,7 @@ def heat_pinn(batch, width=32):
 # ---- neural SDF (IGR / DeepSDF style): softplus MLP, eikonal term, Laplacian
 
 def neural_sdf(batch, width=64):
-    net = MLP([3, width, width, width, 1], act=lambda: nn.Softplus(beta=100)).double()
+    net = MLP([3, width, width, width, 1], act=lambda: nn.Softplus(beta=100))
 
     def fn(inputs, params):
         p = inputs["p"]
@@ -134,9 +134,7 @@ def neural_sdf(batch, width=64):
         g = gradient(sdf, p)
         eik = (g.norm(dim=-1, keepdim=True) - 1) ** 2
         return {"sdf": sdf, "grad": g, "eikonal": eik, "lap": divergence(g, p)}
-    return Case(fn, {"p": torch.rand(batch, 3, dtype=torch.float64) * 2 - 1}, dtype=torch.float64,
-                note="float64 (`.double()`): its float32 export has an aten._to_copy to float32 the importer "
-                     "refuses")
+    return Case(fn, {"p": torch.rand(batch, 3) * 2 - 1})
 
 
 # ---- NeRF-style MLP with positional encoding (Mildenhall et al.)

@@ -1,6 +1,8 @@
 """make bench-zoo: exports every model of bench/zoo/models.py at one batch, compiles it
 (`inrarch compile --no-csim`, timed and measured by /usr/bin/time -v) and writes the table
-into docs/benchmarks.md between the zoo markers (the rest of the file is kept).
+into docs/benchmarks.md between the zoo markers (the rest of the file is kept). Each model
+is also compiled at a small batch (--rom-batch, 256) to show that its ROMs do not grow with
+the batch: the design's rom_bits at both batches.
 
   /usr/bin/python3 bench/zoo/run_zoo.py --inrarch build/inrarch [--batch 4096] [--only NAME] [--flags "--block 1"]
 """
@@ -39,13 +41,24 @@ def compile_one(inrarch, bundle, out, timeout, flags=()):
     return p.returncode, seconds, int(m.group(1)) / 1024 if m else None, p.stderr
 
 
-def row(name, batch, inrarch, work, timeout, flags=()):
+def export_and_compile(name, batch, inrarch, work, timeout, flags, tag=""):
+    """The model at `batch` rows exported and compiled; (case, out folder, compile_one's result)."""
     case = models.build(name, batch)
-    bundle = os.path.join(work, name + "-bundle")
+    bundle = os.path.join(work, name + tag + "-bundle")
     shutil.rmtree(bundle, ignore_errors=True)
     inrarch_torch.export(case.fn, case.inputs, case.params, bundle, dtype=case.dtype)
-    out = os.path.join(work, name)
-    code, seconds, mb, err = compile_one(inrarch, bundle, out, timeout, flags)
+    out = os.path.join(work, name + tag)
+    return case, out, compile_one(inrarch, bundle, out, timeout, flags)
+
+
+def rom_bits(inrarch, name, batch, work, timeout, flags):
+    """The design's ROM bits at `batch` rows (None when the compile fails)."""
+    _, out, (code, _, _, _) = export_and_compile(name, batch, inrarch, work, timeout, flags, f"-{batch}")
+    return json.load(open(os.path.join(out, "report.json")))["design"]["rom_bits"] if code == 0 else None
+
+
+def row(name, batch, inrarch, work, timeout, flags=(), rom_batch=256):
+    case, out, (code, seconds, mb, err) = export_and_compile(name, batch, inrarch, work, timeout, flags)
     r = {"model": name, "dtype": str(case.dtype).replace("torch.", ""), "note": case.note,
          "seconds": seconds, "peak_mb": mb}
     if code != 0:
@@ -57,8 +70,20 @@ def row(name, batch, inrarch, work, timeout, flags=()):
     r.update(latency=rep["fifo"]["latency_cycles"], floor=rep["floor"]["cycles"],
              ratio=rep["floor"]["latency_over_floor"], util=res["utilisation"], fits=res["fits"],
              over=res.get("over"), processes=rep["design"]["processes"], block=rep["design"]["block"],
-             rows=("prefix" if not an.get("exact", True) else "every beat: " + an.get("why_exact", "")))
+             rows=("prefix" if not an.get("exact", True) else "every beat: " + an.get("why_exact", "")),
+             rom_bits=rep["design"]["rom_bits"], rom_batch=rom_batch,
+             rom_bits_small=rom_bits(inrarch, name, rom_batch, work, timeout, flags))
     return r
+
+
+def rom_cell(r):
+    """'217,664 (equal at 256)' or the two figures where the ROMs grow with the batch."""
+    small = r.get("rom_bits_small")
+    if small is None:
+        return f"{r['rom_bits']:,} (batch {r['rom_batch']} failed)"
+    if small == r["rom_bits"]:
+        return f"{r['rom_bits']:,} (equal at {r['rom_batch']})"
+    return f"{r['rom_bits']:,} ({small:,} at {r['rom_batch']})"
 
 
 def table(rows, batch, command):
@@ -66,18 +91,18 @@ def table(rows, batch, command):
            f"run; no C simulation). Command: `{command}`. Utilisation in % of the part; "
            "compile s and peak MB of `inrarch compile` by `/usr/bin/time -v`.", "",
            "| model | dtype | block | latency (cycles) | DSP floor | ratio | DSP / BRAM / URAM / LUT % | fits "
-           "| rows analysed | compile s | peak MB |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| rows analysed | compile s | peak MB | ROM bits (and at the small batch) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         mb = f"{r['peak_mb']:.0f}" if r.get("peak_mb") else "—"
         if "failed" in r:
-            out.append(f"| {r['model']} | {r['dtype']} | | failed: {r['failed']} | | | | | | {r['seconds']:.0f} | {mb} |")
+            out.append(f"| {r['model']} | {r['dtype']} | | failed: {r['failed']} | | | | | | {r['seconds']:.0f} | {mb} | |")
             continue
         u = r["util"]
         fits = "yes" if r["fits"] else f"no ({r['over']})"
         out.append(f"| {r['model']} | {r['dtype']} | {r['block']} | {r['latency']:,} | {r['floor']:,} | {r['ratio']:.2f}× | "
                    f"{100 * u['dsp']:.1f} / {100 * u['bram18k']:.1f} / {100 * u['uram']:.1f} / {100 * u['lut']:.1f} "
-                   f"| {fits} | {r['rows']} | {r['seconds']:.1f} | {mb} |")
+                   f"| {fits} | {r['rows']} | {r['seconds']:.1f} | {mb} | {rom_cell(r)} |")
     notes = [f"- {r['model']}: {r['note']}" for r in rows if r.get("note")]
     return "\n".join(out + ([""] + notes if notes else []))
 
@@ -99,6 +124,7 @@ def main():
     ap.add_argument("--only", action="append", help="a model of the zoo (repeatable)")
     ap.add_argument("--work", default=os.path.join(ROOT, "out", "zoo"))
     ap.add_argument("--timeout", type=float, default=900, help="seconds per compile")
+    ap.add_argument("--rom-batch", type=int, default=256, help="the small batch whose ROM bits are compared")
     ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "benchmarks.md"))
     ap.add_argument("--flags", default="", help="more compile flags, e.g. \"--block 1\" (the table is then printed, "
                     "not written)")
@@ -107,7 +133,7 @@ def main():
     names = a.only or list(models.ZOO)
     rows = []
     for name in names:
-        r = row(name, a.batch, a.inrarch, a.work, a.timeout, a.flags.split())
+        r = row(name, a.batch, a.inrarch, a.work, a.timeout, a.flags.split(), a.rom_batch)
         print(json.dumps(r), flush=True)
         rows.append(r)
     command = "make bench-zoo" if not a.only else "run_zoo.py " + " ".join(f"--only {n}" for n in names)

@@ -43,6 +43,15 @@ def float_json(v):
     return {"float": "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")}
 
 
+
+def _mask_to_float(op, args, kwargs):
+    """Whether the node converts a bool tensor (a comparison's mask) to a floating dtype."""
+    if base_name(op) != "_to_copy" or not args or not isinstance(args[0], torch.fx.Node):
+        return False
+    src = meta_value(args[0])
+    return (getattr(src, "dtype", None) == torch.bool
+            and kwargs.get("dtype") in (torch.float32, torch.float64, torch.float16))
+
 class AtenGraphWriter:
     """Turns one out-of-place make_fx GraphModule into the JSON dict (see module doc)."""
 
@@ -144,6 +153,11 @@ class AtenGraphWriter:
             out["item"] = item
         if kwargs:
             out["kwargs"] = {k: self._arg(v, where) for k, v in kwargs.items()}
+            if _mask_to_float(op, args, kwargs):
+                # A 0/1 mask is exact in every floating type: the conversion a float32 model's
+                # backward records (softplus's `(beta x < threshold).to(float32)`) is the
+                # export dtype's, which the importer takes as the identity.
+                out["kwargs"]["dtype"] = "torch.float64"
         return out
 
     def _multi_output(self, node):

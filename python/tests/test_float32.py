@@ -2,6 +2,7 @@
 exporters at the default dtype: the bundle is computed and referenced in float64, passes
 `eval --check` at 1e-9, and the user's module is float32 and unchanged afterwards."""
 import copy
+import json
 import os
 
 import numpy as np
@@ -59,6 +60,25 @@ class Float32ModuleTest(TmpDirTest):
         u, du = float64_gradient(points())
         np.testing.assert_allclose(r.reference["du"], du.numpy(), rtol=1e-12, atol=1e-15)
         eval_check(self, out)
+
+    def test_export_softplus_second_derivative(self):
+        # softplus(beta)'s double backward records `(beta x < threshold).to(float32)` when
+        # exported in float32: a 0/1 mask, exact in any float, which the bundle must not refuse.
+        torch.manual_seed(13)
+        sdf = nn.Sequential(nn.Linear(2, 8), nn.Softplus(beta=100), nn.Linear(8, 1))
+
+        def fn(inputs, params):
+            x = inputs["x"]
+            g = torch.autograd.grad(sdf(x).sum(), x, create_graph=True)[0]
+            return {"lap": torch.autograd.grad(g[:, 0].sum(), x, create_graph=True)[0][:, 0]}
+        out = self.path("softplus")
+        export(fn, {"x": points()}, {}, out, dtype=torch.float32)   # as the model zoo exports
+        with open(os.path.join(out, "graph.json")) as f:
+            copies = [n for n in json.load(f)["nodes"] if n["op"] == "aten._to_copy.default"]
+        self.assertTrue(copies)
+        for n in copies:
+            self.assertEqual(n["kwargs"]["dtype"], "torch.float64")
+        eval_check(self, out, rtol=None)   # the bundle's float32 reference: eval's float32 tolerance
 
     def test_export_derivatives(self):
         need_bin(self)

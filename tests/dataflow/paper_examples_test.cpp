@@ -73,21 +73,22 @@ Design fig5(int64_t n) {
   return lower(g);
 }
 
-// With every FIFO at depth 2: cos writes its output #0 and #1, then blocks (mul waits for
-// mm); it has read its input #0..#2; copy can then write x #0..#4 to both branches and
-// blocks on cos's input #5. mm gets 5 elements: more than 5 deadlock.
-TEST(PaperFig5, DeadlocksAtDepthTwoForMoreThanFiveElements) {
-  for (int64_t n = 2; n <= 9; ++n) {
+// With every FIFO at depth 2: cos (a pipeline of L = 5 steps, elementwise.def) writes its
+// output #0 and #1, then blocks at step 7 writing #2 (mul waits for mm); it has read its
+// input #0..#6; copy can then write x #0..#8 to both branches and blocks on cos's input #9.
+// mm gets 9 elements: more than 9 deadlock. (With a one-step cos, as in the paper, 5.)
+TEST(PaperFig5, DeadlocksAtDepthTwoForMoreThanNineElements) {
+  for (int64_t n = 2; n <= 13; ++n) {
     Design d = fig5(n);
     EventGraph eg(d);
     Resolution r = eg.resolve(d.depths());
-    EXPECT_EQ(r.deadlock, n > 5) << "n = " << n;
-    EXPECT_EQ(simulate(d, schedule_all(d), d.depths()).deadlock, n > 5);
+    EXPECT_EQ(r.deadlock, n > 9) << "n = " << n;
+    EXPECT_EQ(simulate(d, schedule_all(d), d.depths()).deadlock, n > 9);
   }
 }
 
 TEST(PaperFig5, CycleAndCosBranchDeepening) {
-  const int64_t n = 8;
+  const int64_t n = 12;
   Design d = fig5(n);
   ASSERT_EQ(d.processes.size(), 6u);
   StreamId cos_in = d.find_stream("s_copy_in_x__cos_3");
@@ -101,14 +102,14 @@ TEST(PaperFig5, CycleAndCosBranchDeepening) {
   ASSERT_EQ(r.deepen.size(), 2u);
   for (const auto& dp : r.deepen) {
     EXPECT_TRUE(dp.stream == cos_in || dp.stream == cos_out);
-    EXPECT_EQ(dp.min_depth, 3);  // copy: write #5, 3 read; cos: write #2, 0 read
+    EXPECT_EQ(dp.min_depth, 3);  // copy: write #9, 7 read; cos: write #2, 0 read
   }
-  // Either cos FIFO alone fixes it at n - 3 (the cos branch then holds n - 3 + 2 + 1 = n).
+  // Either cos FIFO alone fixes it at n - 7 (the cos branch then holds n - 7 + 2 + 5 = n).
   for (StreamId s : {cos_in, cos_out}) {
     std::vector<int64_t> depths = d.depths();
-    depths[s] = n - 3;
+    depths[s] = n - 7;
     EXPECT_FALSE(eg.resolve(depths).deadlock);
-    depths[s] = n - 4;
+    depths[s] = n - 8;
     EXPECT_TRUE(eg.resolve(depths).deadlock);
   }
   std::vector<int64_t> depths = d.depths();

@@ -67,6 +67,13 @@ TEST(RtlKernels, SineTableIsTheLibrarys) {
   const std::vector<uint32_t> t = detail::sin_table();
   ASSERT_EQ(t.size(), size_t(inrarch_hls::kSinRomSize));
   for (size_t i = 0; i < t.size(); ++i) EXPECT_EQ(t[i], inrarch_hls::sin_rom().v[i]) << i;
+  // The .hex file holds entries 0 .. 1023 (a block RAM's depth); inrarch_lane_sin holds the
+  // last as its LAST constant.
+  const std::string hex = detail::sin_table_hex();
+  EXPECT_EQ(std::count(hex.begin(), hex.end(), '\n'), 1024);
+  EXPECT_EQ(t.back(), 0x80000000u);
+  const std::string lane = hls::hls_test::read_file(detail::library_dir() / "inrarch_lane_sin.sv");
+  EXPECT_NE(lane.find("LAST = 32'h8000_0000"), std::string::npos);
 }
 
 // The product that saturates on purpose sets the top's flag of out_sat and of no other

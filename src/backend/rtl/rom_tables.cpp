@@ -29,7 +29,13 @@ std::vector<Word> table(Word (*entry)(int, int)) {
 }  // namespace
 
 std::vector<uint32_t> sin_table() { return table(inrarch_hls::sin_rom_entry); }
-std::string sin_table_hex() { return hex_of(sin_table(), 8); }
+// Entries 0 .. 1023: a block RAM's depth. inrarch_lane_sin holds the last, sin(π/2) = 1.0
+// (0x80000000 in Q1.31), as a constant.
+std::string sin_table_hex() {
+  std::vector<uint32_t> t = sin_table();
+  t.pop_back();
+  return hex_of(t, 8);
+}
 std::vector<uint64_t> exp2_table() { return table(inrarch_hls::exp2_rom_entry); }
 std::vector<uint64_t> log1p_table() { return table(inrarch_hls::log1p_rom_entry); }
 

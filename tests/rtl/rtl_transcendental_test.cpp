@@ -20,6 +20,12 @@ TEST(RtlTranscendental, ExpAndLogTablesAreTheLibrarys) {
     EXPECT_EQ(e[i], inrarch_hls::exp2_rom().v[i]) << i;
     EXPECT_EQ(l[i], inrarch_hls::log1p_rom().v[i]) << i;
   }
+  // The lane's LAST constant holds entry 1024 of either table (the .hex files hold 0 .. 1023,
+  // a block RAM's depth): 2.0 and ln 2 in Q.32.
+  EXPECT_EQ(e.back(), 0x200000000u);
+  EXPECT_EQ(l.back(), 0xB17217F8u);
+  const std::string lane = hls::hls_test::read_file(detail::library_dir() / "inrarch_lane_explog.sv");
+  EXPECT_NE(lane.find("LAST = OP == OP_LOG ? 34'h0_B172_17F8 : 34'h2_0000_0000"), std::string::npos);
 }
 
 // x, y in [-1, 1]; p ~ 1e-2, so the streams around it are scaled by powers of two. No

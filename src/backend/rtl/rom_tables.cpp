@@ -29,13 +29,16 @@ std::vector<Word> table(Word (*entry)(int, int)) {
 }  // namespace
 
 std::vector<uint32_t> sin_table() { return table(inrarch_hls::sin_rom_entry); }
-// Entries 0 .. 1023: a block RAM's depth. inrarch_lane_sin holds the last, sin(π/2) = 1.0
-// (0x80000000 in Q1.31), as a constant.
-std::string sin_table_hex() {
-  std::vector<uint32_t> t = sin_table();
-  t.pop_back();
-  return hex_of(t, 8);
+// Each .hex file holds entries 0 .. 1023, a block RAM's depth (Yosys 0.23 builds a
+// 1,025-word table from LUTs); the lanes hold entry 1024 as their constant LAST: sin(π/2) =
+// 1.0 (0x80000000 in Q1.31), 2^1 = 2.0 and ln 2 in Q.32.
+template <typename Word>
+std::string block_ram_hex(std::vector<Word> v, int digits) {
+  v.pop_back();
+  return hex_of(v, digits);
 }
+
+std::string sin_table_hex() { return block_ram_hex(sin_table(), 8); }
 std::vector<uint64_t> exp2_table() { return table(inrarch_hls::exp2_rom_entry); }
 std::vector<uint64_t> log1p_table() { return table(inrarch_hls::log1p_rom_entry); }
 
@@ -47,8 +50,8 @@ std::vector<std::pair<std::string, std::string>> explog_table_files(const datafl
     log1p = log1p || p.op == ir::Op::Log;
   }
   std::vector<std::pair<std::string, std::string>> files;
-  if (exp2) files.emplace_back("inrarch_exp2_rom.hex", hex_of(exp2_table(), 9));
-  if (log1p) files.emplace_back("inrarch_log1p_rom.hex", hex_of(log1p_table(), 9));
+  if (exp2) files.emplace_back("inrarch_exp2_rom.hex", block_ram_hex(exp2_table(), 9));
+  if (log1p) files.emplace_back("inrarch_log1p_rom.hex", block_ram_hex(log1p_table(), 9));
   return files;
 }
 

@@ -1,6 +1,6 @@
 // An elementwise unary kernel (neg, relu, step; sin, cos, exp, tanh, log from tables; sqrt by a
-// digit recurrence) on one streamed operand; the sin/cos and sqrt lanes are pipelined (D - 1
-// register stages). Otherwise as inrarch_ew2.
+// digit recurrence) on one streamed operand; every lane but neg, relu and step is pipelined
+// (D - 1 register stages). Otherwise as inrarch_ew2.
 module inrarch_ew1 #(
     parameter int OP    = 3,
     parameter int B     = 1,
@@ -38,8 +38,8 @@ module inrarch_ew1 #(
       inrarch_lane_sqrt #(.W(W), .F(F), .FA(FA), .EA(EA), .EO(EO), .D(D)) u_lane (
           .clk, .en, .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
     end else if (OP == OP_EXP || OP == OP_TANH || OP == OP_LOG) begin : g_explog
-      inrarch_lane_explog #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
-          .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+      inrarch_lane_explog #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO), .D(D)) u_lane (
+          .clk, .en, .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
     end else if (OP == OP_SIN || OP == OP_COS) begin : g_sin
       inrarch_lane_sin #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO), .D(D)) u_lane (
           .clk, .en, .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));

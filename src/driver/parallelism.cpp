@@ -168,37 +168,68 @@ bool widens(const Design& d, int64_t block, int64_t below) {
   });
 }
 
-// x (at a larger block) strictly preferred to y: it fits where y does not, or is over 1%
-// faster (within 1%, the smaller block and its fewer resources).
-bool faster_block(const DseResult& x, const DseResult& y) {
-  if (x.fits != y.fits) return x.fits;
-  if (!x.fits || x.chosen.latency < 0) return false;
-  return y.chosen.latency < 0 || double(x.chosen.latency) < 0.99 * double(y.chosen.latency);
+// The latency of s's choice at the batch's `batch` rows, from the search's `rows` rows and
+// twice as many: lat(R) + (batch - R) (lat(2R) - lat(R)) / R. At R rows the latency is the
+// pipeline's fill and R periods together, and a wider beat or a deeper pipeline can trade one
+// for the other, so blocks are compared where the batch runs. The search's latency itself
+// when the batch is not larger than R.
+int64_t latency_at_batch(const ir::Graph& g, int64_t rows, int64_t batch, const DataflowPlan& plan,
+                         const Searched& s) {
+  const int64_t at_rows = s.dse.chosen.latency;
+  if (batch <= rows || rows <= 0 || at_rows < 0) return at_rows;
+  LowerOptions twice = plan.lower;
+  twice.mm_par = 1;
+  twice.fanout = Fanout::Star;  // as the search lowers
+  twice.rows = 2 * rows;
+  Design d = lower(passes::rebatch(g, 2 * rows), twice);
+  apply_parallelism(d, carry_parallelism(s.dse.choice, s.design, d));
+  const Resolution r = EventGraph(d).resolve(std::vector<int64_t>(d.streams.size(), kUnbounded));
+  if (r.deadlock || r.latency < at_rows) return at_rows;
+  return at_rows + (batch - rows) * (r.latency - at_rows) / rows;
 }
 
-// The block of g's streams (`rows` rows, 0: not independent): the candidates searched,
-// each one listed in `tried` (report.json's dse.blocks).
-int64_t choose_block(const ir::Graph& g, int64_t rows, const DataflowPlan& plan, nlohmann::json& tried) {
+// A block's search and its latency at the batch.
+struct BlockTried {
+  Searched searched;
+  int64_t latency = -1;  // latency_at_batch
+};
+
+// x (at a larger block) strictly preferred to y: it fits where y does not, or is over 1%
+// faster at the batch (within 1%, the smaller block and its fewer resources).
+bool faster_block(const BlockTried& x, const BlockTried& y) {
+  if (x.searched.dse.fits != y.searched.dse.fits) return x.searched.dse.fits;
+  if (!x.searched.dse.fits || x.latency < 0) return false;
+  return y.latency < 0 || double(x.latency) < 0.99 * double(y.latency);
+}
+
+// The block of g's streams (`rows` rows, 0: not independent; the batch has `batch`): the
+// candidates searched, each one listed in `tried` (report.json's dse.blocks).
+int64_t choose_block(const ir::Graph& g, int64_t rows, int64_t batch, const DataflowPlan& plan,
+                     nlohmann::json& tried) {
   DataflowPlan at = plan;
   auto searched_at = [&](int64_t block) {
     at.lower.block = block;
-    Searched s = search(g, rows, at, {}, 0);
-    const DsePoint& c = s.dse.chosen;
-    tried.push_back({{"block", block}, {"latency_cycles", c.latency}, {"dsp", c.use.dsp}, {"fits", s.dse.fits}});
+    BlockTried t{search(g, rows, at, {}, 0), -1};
+    t.latency = latency_at_batch(g, rows, batch, at, t.searched);
+    const DsePoint& c = t.searched.dse.chosen;
+    tried.push_back({{"block", block}, {"latency_cycles", c.latency}, {"latency_at_batch", t.latency},
+                     {"dsp", c.use.dsp}, {"fits", t.searched.dse.fits}});
+    const std::string extrapolated =
+        batch > rows && t.latency >= 0 ? fmt::format(" ({} at {} rows)", t.latency, batch) : std::string();
     if (plan.progress)
-      plan.progress(fmt::format("dse: block {}: latency {}, {} DSP{}", block, c.latency, c.use.dsp,
-                                s.dse.fits ? "" : " (over budget)"));
-    return s;
+      plan.progress(fmt::format("dse: block {}: latency {}{}, {} DSP{}", block, c.latency, extrapolated, c.use.dsp,
+                                t.searched.dse.fits ? "" : " (over budget)"));
+    return t;
   };
-  Searched best = searched_at(1);
+  BlockTried best = searched_at(1);
   int64_t block = 1, slower = 0;
-  for (int64_t b = 2; b <= kMaxSearchedBlock && widens(best.design, b, b / 2); b *= 2) {
-    Searched s = searched_at(b);
-    if (faster_block(s.dse, best.dse)) {
-      best = std::move(s);
+  for (int64_t b = 2; b <= kMaxSearchedBlock && widens(best.searched.design, b, b / 2); b *= 2) {
+    BlockTried t = searched_at(b);
+    if (faster_block(t, best)) {
+      best = std::move(t);
       block = b;
       slower = 0;
-    } else if (!s.dse.fits || ++slower == 2) {
+    } else if (!t.searched.dse.fits || ++slower == 2) {
       // Over the budget, no larger block fits either; two in a row no faster: the lanes
       // of the wider beats already take the DSPs the MACs need.
       break;
@@ -249,7 +280,8 @@ DataflowResult build_dataflow(const ir::Graph& g, const DataflowPlan& plan_in) {
   }
   // On the merged graph: a graph whose ROMs fit only merged (INSP order 3 in reverse mode)
   // has no block that fits unmerged.
-  if (search_on && plan.search_block) plan.lower.block = choose_block(searched, rp.search_rows, plan, blocks);
+  if (search_on && plan.search_block)
+    plan.lower.block = choose_block(searched, rp.search_rows, rp.periodic ? rp.rows.value_or(0) : 0, plan, blocks);
   if (plan.plan) {
     attrs = [p = *plan.plan, source = plan.plan_source.empty() ? std::string("plan") : plan.plan_source](Design& d) {
       apply_parallelism(d, resolve_plan(p, d, source));

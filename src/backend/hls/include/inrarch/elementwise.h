@@ -98,17 +98,22 @@ template <int B, int P = 0, class T> from_rom<T, B, P> rom(const T* r) { return 
 // kernels inside the design.
 
 // The results in flight: step i stores the result of beat i, and beat i - D leaves first.
+// A ring of D registers (partitioned: every slot a register), indexed by a wrapping count,
+// not i % D, which would be a divider in the loop.
 template <class T, int B, int D>
 struct pipe {
   static_assert(D >= 1, "a pipeline of depth >= 1");
   beat<T, B> line[D];
-  pipe() : line() {}
-  // Step i: the result of beat i - D (to write when i >= D), then the result of beat i held.
-  beat<T, B> shift(int i, const beat<T, B>& cur) {
+  int at;  // step i's slot: i mod D
+  pipe() : line(), at(0) {
+#pragma HLS array_partition variable = line complete
+  }
+  // One step: the result of beat i - D (to write when i >= D), then the result of beat i held.
+  beat<T, B> shift(const beat<T, B>& cur) {
 #pragma HLS inline
-    const int k = i % D;
-    beat<T, B> out = line[k];
-    line[k] = cur;
+    beat<T, B> out = line[at];
+    line[at] = cur;
+    at = at + 1 == D ? 0 : at + 1;
     return out;
   }
 };
@@ -132,7 +137,7 @@ void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out, bool
       ovf = ovf || x.ovf;
       cur.ovf = ovf;
     }
-    beat<T, B> done = line.shift(i, cur);
+    beat<T, B> done = line.shift(cur);
     if (i >= D) out.write(done);
   }
   flag = ovf;
@@ -164,7 +169,7 @@ void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out, bool& flag) {
       ovf = ovf || a.ovf() || b.ovf();
       cur.ovf = ovf;
     }
-    beat<T, B> done = line.shift(i, cur);
+    beat<T, B> done = line.shift(cur);
     if (i >= D) out.write(done);
   }
   flag = ovf;

@@ -31,6 +31,16 @@ int64_t div_ffs(int64_t w) { return 2 * w * w + w; }
 // (its 27 x 18 tiling of the two products), the model the fewer of tdsp (8 and 5).
 int64_t sine_luts(int64_t w) { return 13 * w + 262; }
 int64_t sine_ffs(int64_t w) { return w + 123; }
+// The pipelined exp2/log1p-table lanes (inrarch_lane_explog), likewise, one 4-lane class of
+// each at fixed<32,10> and fixed<16,6> (docs/rtl.md "Pipelined lanes"): exp 1,140 / 752 LUT,
+// 371 / 354 FF; log 888 / 582 LUT, the same FF; tanh, its 32-stage divider included,
+// 4,251 / 4,011 LUT, 2,088 / 2,072 FF. Most of it does not scale with w (the 64-bit
+// interpolation and shifts, the divider's 34-bit stages).
+int64_t exp_luts(int64_t w) { return 24 * w + 364; }
+int64_t log_luts(int64_t w) { return 19 * w + 280; }
+int64_t explog_ffs(int64_t w) { return w + 339; }
+int64_t tanh_luts(int64_t w) { return 15 * w + 3771; }
+int64_t tanh_ffs(int64_t w) { return w + 2056; }
 
 // Vitis HLS cores on UltraScale+ (full-DSP implementations, the tool's default at 300 MHz):
 // fmul 3, fadd/fsub 2, dmul 11, dadd/dsub 3 DSP48E2.

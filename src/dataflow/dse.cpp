@@ -116,13 +116,13 @@ DsePoint cost(const Design& d, int64_t target, const DseOptions& o, const Capaci
   return {target, 0, r.total, r.fits};
 }
 
+}  // namespace
+
 int64_t peak_latency(const Design& d) {
   EventGraph eg(d);
   Resolution r = eg.resolve(std::vector<int64_t>(d.streams.size(), kUnbounded));
   return r.deadlock ? -1 : r.latency;
 }
-
-}  // namespace
 
 namespace {
 

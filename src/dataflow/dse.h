@@ -73,4 +73,7 @@ bool prefer_fabric_mul(const Design& d, const DseOptions& opt);
 // The cycles a process takes on its own (the sum of its steps' delays).
 int64_t own_cycles(const Design& d, ProcessId p);
 
+// d's latency with every FIFO unbounded (the search's measure of a design); -1 on deadlock.
+int64_t peak_latency(const Design& d);
+
 }  // namespace inrarch::dataflow

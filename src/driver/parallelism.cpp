@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "dataflow/attributes.h"
+#include "dataflow/dse.h"
 #include "dataflow/event_graph.h"
 #include "dataflow/lower.h"
 #include "dataflow/report.h"
@@ -72,6 +73,16 @@ struct Searched {
   DseResult dse;
 };
 
+// How the search lowers a graph of `rows` rows: one MAC a kernel (the search sets them) and a
+// star fan-out (it only needs the kernels' cycles; star lowers once).
+LowerOptions search_lowering(const DataflowPlan& plan, int64_t rows) {
+  LowerOptions lo = plan.lower;
+  lo.mm_par = 1;
+  lo.fanout = Fanout::Star;
+  lo.rows = rows;
+  return lo;
+}
+
 // g has `rows` rows (0: not independent).
 Searched search(const ir::Graph& g, int64_t rows, const DataflowPlan& plan, const Usage& reserve, int front) {
   DseOptions o;
@@ -81,11 +92,7 @@ Searched search(const ir::Graph& g, int64_t rows, const DataflowPlan& plan, cons
   o.reserve = reserve;
   o.front_points = front;
   if (front > 0) o.progress = plan.progress;
-  LowerOptions one = plan.lower;
-  one.mm_par = 1;
-  one.fanout = Fanout::Star;  // the search only needs the kernels' cycles; star lowers once
-  one.rows = rows;
-  Searched s{lower(g, one), {}};
+  Searched s{lower(g, search_lowering(plan, rows)), {}};
   s.dse = search_parallelism(s.design, o);
   return s;
 }
@@ -177,15 +184,11 @@ int64_t latency_at_batch(const ir::Graph& g, int64_t rows, int64_t batch, const 
                          const Searched& s) {
   const int64_t at_rows = s.dse.chosen.latency;
   if (batch <= rows || rows <= 0 || at_rows < 0) return at_rows;
-  LowerOptions twice = plan.lower;
-  twice.mm_par = 1;
-  twice.fanout = Fanout::Star;  // as the search lowers
-  twice.rows = 2 * rows;
-  Design d = lower(passes::rebatch(g, 2 * rows), twice);
+  Design d = lower(passes::rebatch(g, 2 * rows), search_lowering(plan, 2 * rows));
   apply_parallelism(d, carry_parallelism(s.dse.choice, s.design, d));
-  const Resolution r = EventGraph(d).resolve(std::vector<int64_t>(d.streams.size(), kUnbounded));
-  if (r.deadlock || r.latency < at_rows) return at_rows;
-  return at_rows + (batch - rows) * (r.latency - at_rows) / rows;
+  const int64_t at_twice = peak_latency(d);  // the search's own measure, at 2R rows
+  if (at_twice < at_rows) return at_rows;     // a deadlock (-1) included
+  return at_rows + (batch - rows) * (at_twice - at_rows) / rows;
 }
 
 // A block's search and its latency at the batch.

@@ -275,6 +275,8 @@ void rtl_flow_stage(FlowState& s) {
   const RtlStageResult r = driver::rtl_stage(*s.design, s.bundle, hls_options(s), s.out,
                                              s.opts.rtl_sim.value_or(skipped.empty()), s.opts.sim_budget_s);
   s.report["rtl"] = {{"folder", r.folder}, {"top", r.top}};
+  s.report["interface"] = rtl::interface_report(r.kernel, s.result.fifo.latency_cycles.value_or(0), s.part.clock_mhz,
+                                                s.part.name == "u50" ? kU50HbmGbs : 0);
   if (!skipped.empty()) {
     progress(s, "rtl: Verilator run skipped: " + skipped);
     s.report["rtl"]["sim_skipped"] = skipped;

@@ -28,6 +28,7 @@ RtlStageResult rtl_stage(const dataflow::Design& d, const ir::Bundle& b, const h
   const rtl::RtlOptions ro = rtl_options(d, b, ho);
   RtlStageResult r;
   r.top = ro.top;
+  r.kernel = rtl::kernel_interface(d, b.graph, ro.width, ro.int_bits);
   rtl::emit_rtl(d, b, ro, out / r.folder);
   if (!simulate) return r;
   rtl::RtlRunOptions run;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backend/hls/hls.h"
+#include "backend/rtl/kernel_interface.h"
 #include "backend/rtl/rtl.h"
 
 namespace inrarch::driver {
@@ -22,10 +23,15 @@ rtl::RtlOptions rtl_options(const dataflow::Design& d, const ir::Bundle& b, cons
 // minutes); --no-dse at batch 64 is 3.3e8; at batch 65,536, width 64, it is about 2e10.
 inline constexpr double kAutoRtlSimWork = 2e9;
 
+// report.json's `interface` (docs/deploy.md) sets the bandwidth a run needs beside the
+// Alveo U50's HBM (8 GB HBM2, 316 GB/s in its product brief).
+inline constexpr double kU50HbmGbs = 316;
+
 // What the RTL stage wrote and, when it simulated, found.
 struct RtlStageResult {
   std::string folder = "rtl";  // under OUT
   std::string top;             // the top module
+  rtl::KernelInterface kernel;  // the memory-mapped kernel's buffers and registers
   std::optional<rtl::RtlRun> run;
 };
 

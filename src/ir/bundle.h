@@ -48,6 +48,8 @@ std::string graph_to_json_text(const Graph& g);
 Tensor read_npy(const std::filesystem::path& file);
 // The same from a file's bytes; errors name `filename`.
 Tensor npy_from_bytes(std::string_view bytes, std::string_view filename);
+// The dtype of a .npy file's bytes as its header writes it ("<f8", "<i4", ...).
+std::string npy_dtype(std::string_view bytes, std::string_view filename);
 void write_npy(const Tensor& t, const std::filesystem::path& file);
 
 // Loads a graph from a bundle folder, a .json or a .ir text file (by what the path is).

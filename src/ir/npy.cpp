@@ -186,6 +186,8 @@ std::string shape_tuple(const Shape& s) {
 
 Tensor read_npy(const std::filesystem::path& path) { return npy_from_bytes(read_file(path), path.string()); }
 
+std::string npy_dtype(std::string_view bytes, std::string_view file) { return read_header(bytes, file).first.descr; }
+
 Tensor npy_from_bytes(std::string_view bytes, std::string_view file) {
   auto [h, offset] = read_header(bytes, file);
   if (h.fortran)

@@ -129,9 +129,17 @@ std::string makefile(const Ctx& c, const std::vector<std::string>& sv_files) {
 #   make csim      the HLS C simulation's beats (csim/*.txt, *.hex; needs {2})
 #   make icarus    the Icarus Verilog testbench (tb_top.sv) against the C simulation
 #   make synth     yosys synth_xilinx -family xcup of the whole top; cell counts in logs/synth_stat.txt
+#   make kernel-lint  verilator --lint-only -Wall of the memory-mapped kernel (inrarch_kernel)
+#   make kernel-sim   its Verilator testbench (obj_kernel/Vkernel): device memory with random latency and
+#                     back-pressure, two back-to-back runs, outputs against the C simulation (docs/deploy.md)
+#   make xo        packages the kernel for Vitis (inrarch_kernel.xo; needs Vivado)
 TOP := {0}
 SV :={1}
 HLS := {2}
+KSV := $(SV) inrarch_kernel.sv
+KERNEL_OBJ ?= obj_kernel
+KERNEL_VFLAGS ?=
+KERNEL_SIM_FLAGS ?= --runs 2 --lat-min 2 --lat-max 40 --stall 0.2 --seed 1
 VERILATOR ?= verilator
 CXX ?= g++
 # ccache, when installed, keeps Verilator's runtime objects between builds of any design.
@@ -145,7 +153,7 @@ iverilog:
 	iverilog -g2012 -s $(TOP) -o build/top.vvp $(SV)
 yosys:
 	yosys -q -p "read_verilog -defer -sv $(SV); hierarchy -check -top $(TOP); proc"
-obj_dir/Vtop: $(SV) tb_main.cpp
+obj_dir/Vtop: $(SV) tb_main.cpp inrarch_tb_bits.h
 	$(VERILATOR) --cc --exe --build -j 1 -Wall -Wno-fatal +define+INRARCH_TRACE --top-module $(TOP) \
 	  --prefix Vtop -Mdir obj_dir -o Vtop -CFLAGS -O1 $(SV) tb_main.cpp
 csim/csim_dump: csim_dump.cpp
@@ -164,9 +172,19 @@ icarus: csim
 sim: obj_dir/Vtop csim
 	mkdir -p out
 	./obj_dir/Vtop --data data --expect csim --out out --trace out/trace.txt
+kernel-lint:
+	$(VERILATOR) --lint-only -Wall --top-module inrarch_kernel $(KSV)
+$(KERNEL_OBJ)/Vkernel: $(KSV) tb_kernel.cpp inrarch_axi_sim.h inrarch_axi_host.h inrarch_tb_bits.h
+	$(VERILATOR) --cc --exe --build -j 1 -Wall -Wno-fatal --top-module inrarch_kernel --prefix Vkernel \
+	  -Mdir $(KERNEL_OBJ) -o Vkernel -CFLAGS -O1 -CFLAGS -std=c++17 $(KERNEL_VFLAGS) $(KSV) tb_kernel.cpp
+kernel-sim: $(KERNEL_OBJ)/Vkernel csim
+	./$(KERNEL_OBJ)/Vkernel --data data --expect csim $(KERNEL_SIM_FLAGS)
+xo:
+	@command -v vivado > /dev/null || {{ echo "make xo: vivado not found; install Vivado (Vitis) and source its settings64.sh"; exit 1; }}
+	vivado -mode batch -source package_kernel.tcl -tclargs inrarch_kernel.xo
 clean:
-	rm -rf obj_dir build csim out
-.PHONY: all lint iverilog yosys synth csim icarus sim clean
+	rm -rf obj_dir obj_kernel build csim out
+.PHONY: all lint iverilog yosys synth csim icarus sim kernel-lint kernel-sim xo clean
 )",
                      c.opt.top, sv, c.opt.hls_dir.string());
 }

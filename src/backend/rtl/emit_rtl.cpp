@@ -95,6 +95,15 @@ void emit_rtl(const dataflow::Design& d, const ir::Bundle& b, const RtlOptions& 
   }
   files.emplace_back(opt.top + ".sv", detail::top_sv(c));
   sv.push_back(opt.top + ".sv");
+  const KernelInterface k = kernel_interface(d, b.graph, opt.width, opt.int_bits);
+  files.emplace_back("inrarch_kernel.sv", detail::kernel_sv(c, k));
+  files.emplace_back("tb_kernel.cpp", detail::kernel_tb_cpp(k));
+  files.emplace_back("kernel.xml", detail::kernel_xml(k));
+  files.emplace_back("kernel.json", to_json(k).dump(2) + "\n");
+  for (auto& h : detail::library_headers()) files.emplace_back(std::move(h.name), std::move(h.text));
+  std::vector<std::string> kernel_sv = sv;
+  kernel_sv.push_back("inrarch_kernel.sv");
+  files.emplace_back("package_kernel.tcl", detail::package_tcl(kernel_sv));
   files.emplace_back("tb_main.cpp", detail::tb_main_cpp(c));
   files.emplace_back("csim_dump.cpp", detail::csim_dump_cpp(c));
   const int64_t latency = model_latency(d);  // -1: the design deadlocks at its depths

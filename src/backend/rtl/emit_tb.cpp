@@ -11,29 +11,12 @@ using dataflow::StreamId;
 
 namespace {
 
-// The testbench's fixed part: bit access to Verilator ports of any width, the input
-// encoding of the HLS testbench (tb::feed: fit<T>, floor then saturate, a sticky flag),
-// and the comparison with the C simulation's bits.
+// The testbench's fixed part: the input encoding of the HLS testbench (tb::feed: fit<T>,
+// floor then saturate, a sticky flag) and the comparison with the C simulation's bits (bit
+// access to the ports is the library's inrarch_tb_bits.h).
 constexpr const char* kTbSupport = R"cpp(
-template <class P> uint64_t get_bits(const P& p, int off, int w) {
-  return (uint64_t(p) >> off) & (w == 64 ? ~0ull : (1ull << w) - 1);
-}
-template <std::size_t N> uint64_t get_bits(const VlWide<N>& p, int off, int w) {
-  uint64_t v = 0;
-  for (int i = 0; i < w; ++i) v |= uint64_t((p.data()[(off + i) / 32] >> ((off + i) % 32)) & 1) << i;
-  return v;
-}
-template <class P> void put_bits(P& p, int off, int w, uint64_t v) {
-  const uint64_t m = (w == 64 ? ~0ull : (1ull << w) - 1) << off;
-  p = P((uint64_t(p) & ~m) | ((v << off) & m));
-}
-template <std::size_t N> void put_bits(VlWide<N>& p, int off, int w, uint64_t v) {
-  for (int i = 0; i < w; ++i) {
-    uint32_t& word = p.data()[(off + i) / 32];
-    const uint32_t bit = 1u << ((off + i) % 32);
-    word = ((v >> i) & 1) ? (word | bit) : (word & ~bit);
-  }
-}
+using inrarch_tb::get_bits;
+using inrarch_tb::put_bits;
 
 struct Beats {  // per beat: the overflow flag, then `block` raw elements
   std::vector<uint8_t> ovf;
@@ -258,7 +241,7 @@ std::string tb_main_cpp(const Ctx& c) {
       "// count of beats with ovf set.\n"
       "#include <cmath>\n#include <cstdint>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n"
       "#include <fstream>\n#include <random>\n#include <string>\n#include <vector>\n\n"
-      "#include \"Vtop.h\"\n#include \"Vtop__Dpi.h\"\n#include \"verilated.h\"\n\n"
+      "#include \"Vtop.h\"\n#include \"Vtop__Dpi.h\"\n#include \"verilated.h\"\n\n#include \"inrarch_tb_bits.h\"\n\n"
       "namespace {{\n\nconstexpr int kW = {1}, kF = {2};\nconstexpr uint64_t kAllOps = {5};  // a write and a read per beat\n{3}{4}",
       c.opt.top, c.w, c.f, kTbSupport,
       fmt::format(fmt::runtime(kTbMain), port_list(c, input_ports(c.d), true), port_list(c, output_ports(c.d), false),

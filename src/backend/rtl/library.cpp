@@ -21,14 +21,22 @@ std::filesystem::path library_dir() {
   return dir;
 }
 
-std::vector<SvFile> library_files() {
+namespace {
+
+std::vector<SvFile> files_with(const std::string& extension) {
   const std::filesystem::path dir = library_dir();
   std::vector<SvFile> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir))
-    if (entry.path().extension() == ".sv") files.push_back({entry.path().filename().string(), read_file(entry.path())});
-  if (files.empty()) throw Error(fmt::format("rtl: the kernel library {} holds no .sv file", dir.string()));
+    if (entry.path().extension() == extension)
+      files.push_back({entry.path().filename().string(), read_file(entry.path())});
+  if (files.empty()) throw Error(fmt::format("rtl: the kernel library {} holds no {} file", dir.string(), extension));
   std::sort(files.begin(), files.end(), [](const SvFile& a, const SvFile& b) { return a.name < b.name; });
   return files;
 }
+
+}  // namespace
+
+std::vector<SvFile> library_files() { return files_with(".sv"); }
+std::vector<SvFile> library_headers() { return files_with(".h"); }
 
 }  // namespace inrarch::rtl::detail

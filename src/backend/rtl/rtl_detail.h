@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/rtl/kernel_interface.h"
 #include "backend/rtl/rtl.h"
 
 namespace inrarch::rtl::detail {
@@ -19,6 +20,8 @@ struct SvFile {
 std::filesystem::path library_dir();
 // Every module of the library, by file name.
 std::vector<SvFile> library_files();
+// The library's C++ headers (the memory-mapped kernel's testbench support), by file name.
+std::vector<SvFile> library_headers();
 
 // What the emitter needs about a design, checked and computed once.
 struct Ctx {
@@ -106,6 +109,12 @@ std::string top_sv(const Ctx& c);
 std::string tb_main_cpp(const Ctx& c);
 std::string csim_dump_cpp(const Ctx& c);
 std::string makefile(const Ctx& c, const std::vector<std::string>& sv_files);
+// The memory-mapped kernel (emit_kernel.cpp, emit_kernel_tb.cpp): its SystemVerilog, its
+// Verilator testbench, the Vitis kernel.xml and the Vivado packaging script.
+std::string kernel_sv(const Ctx& c, const KernelInterface& k);
+std::string kernel_tb_cpp(const KernelInterface& k);
+std::string kernel_xml(const KernelInterface& k);
+std::string package_tcl(const std::vector<std::string>& sv_files);
 // The Icarus testbench; past max_cycles it reports a hang.
 std::string icarus_tb_sv(const Ctx& c, int64_t max_cycles);
 

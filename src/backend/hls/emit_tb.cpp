@@ -50,12 +50,12 @@ namespace {
 
 bool fixed(const Ctx& c) { return c.opt.type.kind == NumberType::Fixed; }
 
+}  // namespace
+
 std::string tolerances(const Ctx& c) {
   return fmt::format("{}, {}, {}", fixed(c) ? "true" : "false", literal(c.opt.abs_tol),
                      literal(c.opt.rel_tol));
 }
-
-}  // namespace
 
 std::string testbench_cpp(const Ctx& c) {
   std::string decl, feed, check, flags;
@@ -284,6 +284,8 @@ void emit_hls(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& 
       {"weights.h", detail::weights_h(c)},       {"testbench.cpp", detail::testbench_cpp(c)},
       {"sim_main.cpp", detail::sim_main_cpp(c)}, {"run_hls.tcl", detail::run_hls_tcl(c)},
       {"Makefile", detail::makefile(c)}};
+  for (auto& file : detail::kernel_files(c)) files.push_back(std::move(file));
+  fs::create_directories(out / "kernel");
   for (const auto& [name, text] : files) write_file(out / name, text);
   detail::write_data(c, out / "data");
   fs::path lib = detail::library_dir(opt);

@@ -62,6 +62,14 @@ std::string flag_arg(const Ctx& c, dataflow::ProcessId p);
 // The testbench's pass criterion, the arguments of tb::errors::pass: "true, 0.001, 0.0001".
 std::string tolerances(const Ctx& c);
 
+// The testbench's verdict lines (type ...: PASS/FAIL, overflows, overflow_flag, worst
+// column), printed from its err, pass, overflows and flagged: testbench.cpp and
+// kernel_tb.cpp print the same ones.
+std::string tb_report(const Ctx& c);
+// The testbench statement that adds `output` (a C++ string literal) to flagged when the
+// bool `flag` is set.
+std::string tb_flagged(const std::string& flag, const std::string& output);
+
 // File bodies.
 std::string model_h(const Ctx& c);
 std::string model_cpp(const Ctx& c);

@@ -40,14 +40,14 @@ struct int_of<64> {
 template <class T>
 struct container {  // float, double: the value is its own container
   typedef T type;
-  static const int bits = int(sizeof(T) * 8);
+  enum { bits = int(sizeof(T) * 8) };
   static T decode(type c) { return c; }
   static type encode(T x) { return x; }
 };
 template <int W, int I, ap_q_mode Q, ap_o_mode O, int N>
 struct container<ap_fixed<W, I, Q, O, N> > {
   typedef ap_fixed<W, I, Q, O, N> value_type;
-  static const int bits = W <= 8 ? 8 : W <= 16 ? 16 : W <= 32 ? 32 : 64;
+  enum { bits = W <= 8 ? 8 : W <= 16 ? 16 : W <= 32 ? 32 : 64 };
   typedef typename int_of<bits>::type type;
   // The low W bits are the raw value; the bits above them are not read.
   static value_type decode(type c) {

@@ -13,7 +13,10 @@ namespace {
 
 const fs::path kGolden = fs::path(INRARCH_SOURCE_DIR) / "tests/golden/hls";
 const char* const kFiles[] = {"model.h", "model.cpp", "weights.h", "testbench.cpp",
-                              "sim_main.cpp", "run_hls.tcl", "Makefile"};
+                              "sim_main.cpp", "run_hls.tcl", "Makefile",
+                              // the memory-mapped kernel (emit_kernel.cpp)
+                              "kernel/kernel.h", "kernel/kernel.cpp", "kernel/kernel_tb.cpp",
+                              "kernel/Makefile", "kernel/u50.cfg"};
 
 std::string read(const fs::path& f) {
   std::ifstream in(f, std::ios::binary);

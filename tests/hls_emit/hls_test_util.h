@@ -91,6 +91,18 @@ inline InspCase insp_case(int64_t width, int order = 1, int64_t batch = 8) {
   return c;
 }
 
+// sin(-x), x of [4,3], output under each of `names` (one value under several names, as
+// Taylor mode's symmetric partials are); x's values (uniform in [-1, 1)) times scale.
+inline ir::Bundle one_value_named(const std::vector<std::string>& names, double scale) {
+  ir::Bundle b;
+  ir::Graph& g = b.graph;
+  ir::NodeId y = g.unary(ir::Op::Sin, g.unary(ir::Op::Neg, g.input("x", {4, 3})));
+  for (const std::string& name : names) g.add_output(name, y);
+  fill_bundle(b, 3);
+  for (double& v : b.inputs.at("x").data) v *= scale;
+  return b;
+}
+
 // The text of a generated file.
 inline std::string read_file(const fs::path& f) {
   std::ifstream in(f);

@@ -88,14 +88,8 @@ TEST(ProjectCsim, TheSimulationsRunTheShippedTop) {
 // and 1 when an input saturates.
 TEST(ProjectCsim, AValueOutputUnderSeveralNamesSetsEveryFlag) {
   for (double scale : {1.0, 100.0}) {
-    ir::Bundle b;
-    ir::Graph& g = b.graph;
-    ir::NodeId y = g.unary(ir::Op::Sin, g.unary(ir::Op::Neg, g.input("x", {4, 3})));
-    g.add_output("a", y);
-    g.add_output("b", y);
-    g.add_output("c", y);
-    hls_test::fill_bundle(b, 3);
-    for (double& v : b.inputs.at("x").data) v *= scale;  // 100: outside fixed<16,4>'s [-8, 8)
+    // 100: outside fixed<16,4>'s [-8, 8)
+    const ir::Bundle b = hls_test::one_value_named({"a", "b", "c"}, scale);
     HlsOptions opt;
     opt.type = parse_number_type("fixed<16,4>");
     opt.pow2_scaling = false;

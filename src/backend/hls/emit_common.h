@@ -59,6 +59,17 @@ std::string flag_name(const Ctx& c, size_t sid);
 // (none, an inner kernel), "out_y_overflow", or two of them for a copy writing two ports.
 std::string flag_arg(const Ctx& c, dataflow::ProcessId p);
 
+// The testbench's pass criterion, the arguments of tb::errors::pass: "true, 0.001, 0.0001".
+std::string tolerances(const Ctx& c);
+
+// The testbench's verdict lines (type ...: PASS/FAIL, overflows, overflow_flag, worst
+// column), printed from its err, pass, overflows and flagged: testbench.cpp and
+// kernel_tb.cpp print the same ones.
+std::string tb_report(const Ctx& c);
+// The testbench statement that adds `output` (a C++ string literal) to flagged when the
+// bool `flag` is set.
+std::string tb_flagged(const std::string& flag, const std::string& output);
+
 // File bodies.
 std::string model_h(const Ctx& c);
 std::string model_cpp(const Ctx& c);
@@ -67,5 +78,7 @@ std::string testbench_cpp(const Ctx& c);
 std::string sim_main_cpp(const Ctx& c);
 std::string run_hls_tcl(const Ctx& c);
 std::string makefile(const Ctx& c);
+// The memory-mapped kernel (emit_kernel.cpp): kernel/<file> -> text.
+std::vector<std::pair<std::string, std::string>> kernel_files(const Ctx& c);
 
 }  // namespace inrarch::hls::detail

@@ -70,9 +70,10 @@ void print_verification(const driver::CompileResult& r) {
                               ? ""
                               : fmt::format(" (max abs error {}, max rel error {})",
                                             figure(v.csim.max_abs_error), figure(v.csim.max_rel_error));
-  fmt::print("verification ({}): csim {}{}, threaded {}, trace {}, project {}{}\n", r.number_type,
+  fmt::print("verification ({}): csim {}{}, threaded {}, trace {}, project {}{}{}\n", r.number_type,
              v.csim.text(), err, v.threaded.text(), v.trace.text(), v.project.text(),
-             v.rtl.status == driver::SimResult::Status::NotRun ? "" : ", rtl " + v.rtl.text());
+             v.rtl.status == driver::SimResult::Status::NotRun ? "" : ", rtl " + v.rtl.text(),
+             v.kernel.status == driver::SimResult::Status::NotRun ? "" : ", kernel " + v.kernel.text());
   if (v.csim.overflows > 0)
     fmt::print("overflows: {} values out of the range of {} (first in {}): {}\n", v.csim.overflows,
                r.number_type, v.csim.first_overflow, v.csim.overflow_cause);
@@ -247,6 +248,9 @@ void register_compile(CLI::App& app) {
   cmd->add_flag("--rtl-sim,!--no-rtl-sim", args->rtl_sim,
                 "With --rtl: run Verilator on it, or not (default: when the design's simulation work, "
                 "processes x latency, is at most 2e9; docs/rtl.md)");
+  cmd->add_flag("--kernel-sim", f.kernel_sim,
+                "With --rtl: also run the memory-mapped kernel under its Verilator testbench (device memory with "
+                "random latency, two back-to-back runs; docs/deploy.md): verification.kernel, interface.kernel_cycles");
   cmd->add_flag("--report", args->report, "Also write OUT/report.html (as `inrarch report OUT`)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress lines on stderr");
   cmd->callback([args, par, block] {

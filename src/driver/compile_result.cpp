@@ -99,9 +99,10 @@ json CompileResult::to_json() const {
   res["fits"] = performance.fits;
   res["over"] = performance.over.empty() ? json(nullptr) : json(performance.over);
   if (!number_type.empty()) j["hls"]["type"] = number_type;
-  if (verification && (verification->sims || verification->rtl_run)) {
+  if (verification && (verification->sims || verification->rtl_run || verification->kernel_run)) {
     json v = verification->sims ? hls::to_json(*verification->sims) : json::object();
     if (verification->rtl_run) v["rtl"] = rtl::to_json(*verification->rtl_run);
+    if (verification->kernel_run) v["kernel"] = rtl::to_json(*verification->kernel_run);
     j["verification"] = v;
   }
   return j;

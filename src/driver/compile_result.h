@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backend/hls/verdict.h"
+#include "backend/rtl/kernel_run.h"
 #include "backend/rtl/rtl_run.h"
 
 namespace inrarch::driver {
@@ -47,11 +48,14 @@ struct WorstColumn {
 struct Verification {
   SimResult csim, threaded, trace, project;
   SimResult rtl;  // `compile --rtl`'s Verilator run (docs/rtl.md); a hang is a Fail
+  SimResult kernel;  // `--kernel-sim`: the memory-mapped kernel's testbench (docs/deploy.md)
   std::optional<WorstColumn> worst_column;
   std::optional<hls::SimVerdicts> sims;  // hls::run_simulations'
   std::optional<rtl::RtlRun> rtl_run;    // rtl::run_rtl's
+  std::optional<rtl::KernelRun> kernel_run;  // rtl::run_kernel's
   bool failed() const {
-    return csim.failed() || threaded.failed() || trace.failed() || project.failed() || rtl.failed();
+    return csim.failed() || threaded.failed() || trace.failed() || project.failed() || rtl.failed() ||
+           kernel.failed();
   }
 };
 

@@ -261,6 +261,22 @@ void hls_stage(FlowState& s) {
                           typed.threaded.text(), typed.trace.text(), typed.project.text()));
 }
 
+// --kernel-sim: the memory-mapped kernel's testbench (docs/deploy.md §4); its verdict is
+// verification.kernel, its cycles at a fixed memory latency interface.kernel_cycles.
+void kernel_flow_stage(FlowState& s) {
+  progress(s, "rtl kernel: building and running its testbench");
+  const rtl::KernelRun k = rtl::run_kernel(s.out / "rtl", s.opts.sim_budget_s);
+  if (!s.result.verification) s.result.verification = Verification{};
+  s.result.verification->kernel.status = k.pass ? SimResult::Status::Pass : SimResult::Status::Fail;
+  s.result.verification->kernel_run = k;
+  s.report["interface"]["kernel_cycles"] = k.cycles >= 0 ? nlohmann::json(k.cycles) : nlohmann::json(nullptr);
+  s.report["interface"]["kernel_mem_latency"] = k.mem_latency;
+  progress(s, k.error.empty() ? fmt::format("rtl kernel: Verilator {}, bit-exact {}, {} cycles with memory at "
+                                            "{}-cycle latency", k.pass ? "PASS" : "FAIL", k.bit_exact, k.cycles,
+                                            k.mem_latency)
+                              : "rtl kernel: FAIL: " + k.error);
+}
+
 // OUT/rtl (docs/rtl.md); simulated, its verdict is verification.rtl.
 void rtl_flow_stage(FlowState& s) {
   if (s.opts.rtl_sim.value_or(true) && !s.opts.emit_hls)
@@ -290,6 +306,7 @@ void rtl_flow_stage(FlowState& s) {
     if (!s.result.verification) s.result.verification = Verification{};
     add_rtl_run(*s.result.verification, run);
   }
+  if (s.opts.kernel_sim) kernel_flow_stage(s);
 }
 
 }  // namespace
@@ -298,6 +315,9 @@ CompileResult compile(const CompileOptions& o) {
   if (o.out_dir.empty()) throw Error("compile: no output folder (-o)");
   if (o.builtin_insp.has_value() == !o.bundle_dir.empty())
     throw Error("compile: give either a bundle folder or --builtin, not both or neither");
+  if (o.kernel_sim && !o.emit_rtl) throw Error("compile --kernel-sim: the kernel is written with the RTL; add --rtl");
+  if (o.kernel_sim && !o.emit_hls)
+    throw Error("compile --kernel-sim: the kernel's testbench compares with the HLS C simulation; drop --no-hls");
   StagingDir staging(o.out_dir, "report.json", "compile output");
   // --verify-design: the design verifier after every back-half step (dataflow/verify.h).
   std::optional<dataflow::ScopedVerifyEach> verify_design;

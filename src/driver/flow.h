@@ -55,6 +55,9 @@ struct CompileOptions {
   // true or false as asked, unset when the design is small enough (kAutoRtlSimWork).
   bool emit_rtl = false;
   std::optional<bool> rtl_sim;
+  // With emit_rtl: also run the memory-mapped kernel's testbench (docs/deploy.md §4):
+  // verification.kernel, interface.kernel_cycles.
+  bool kernel_sim = false;
   // Receives one line per step (the caller prefixes and prints it); none: silent.
   std::function<void(const std::string&)> progress;
 };

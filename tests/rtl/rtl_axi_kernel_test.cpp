@@ -181,6 +181,29 @@ TEST_F(RtlAxiKernel, BadInputsGetOneErrorAndWriteNothing) {
   }
 }
 
+// compile --kernel-sim: the kernel's verdict and its end-to-end cycles in report.json; the
+// flag without --rtl is refused.
+TEST(RtlAxiKernelCompile, KernelSimReportsItsVerdictAndCycles) {
+  INRARCH_NEED_TOOL("verilator");
+  const fs::path dir = hls::hls_test::out_dir("axi_kernel_compile");
+  ASSERT_EQ(run_cli("model siren --batch 8 --width 4 -o " + (dir / "bundle").string()).code, 0);
+  const auto refused = run_cli("compile " + (dir / "bundle").string() + " -o " + (dir / "no").string() + " --kernel-sim");
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_NE(refused.output.find("--kernel-sim: the kernel is written with the RTL; add --rtl"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir / "no"));
+  const auto c = run_cli("compile " + (dir / "bundle").string() + " -o " + (dir / "out").string() + " --rtl --kernel-sim");
+  ASSERT_EQ(c.code, 0) << c.output;
+  EXPECT_NE(c.output.find("rtl PASS, kernel PASS"), std::string::npos) << c.output;
+  const auto r = nlohmann::json::parse(hls::hls_test::read_file(dir / "out/report.json"));
+  const auto& k = r["verification"]["kernel"];
+  EXPECT_EQ(k["pass"], true) << k;
+  EXPECT_EQ(k["runs"].size(), 2u);
+  // The design's own latency plus at least a read's and a write's 40-cycle memory latency.
+  const int64_t latency = r["fifo"]["latency_cycles"];
+  EXPECT_GE(r["interface"]["kernel_cycles"].get<int64_t>(), latency + 80);
+  EXPECT_EQ(r["interface"]["kernel_cycles"], k["cycles"]);
+}
+
 // INSP order 1 (width 8, 8 rows): nine outputs, each its own master.
 TEST(RtlAxiKernelInsp, OrderOneIsBitExactUnderRandomLatency) {
   INRARCH_NEED_TOOL("verilator");

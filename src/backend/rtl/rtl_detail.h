@@ -1,6 +1,8 @@
 // Internals of the RTL backend shared by its files (not part of its API).
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -103,6 +105,12 @@ int64_t rom_words(const dataflow::Operand& od);
 // A constant's W-bit word as the HLS weights.h holds it: x at exponent exp, rounded to the
 // nearest point of the grid and saturated (value_literal).
 uint64_t rom_word(const Ctx& c, double x, int exp);
+
+// `make <target> <extra>` in dir, its output in dir/logs/<log>; true when it succeeded.
+bool make(const std::filesystem::path& dir, const std::string& target, const std::string& log, double budget_s,
+          const std::string& extra = "");
+// A testbench's result: the last line of the file that parses as a JSON object ({} if none).
+nlohmann::json last_json(const std::filesystem::path& file);
 
 // File bodies.
 std::string top_sv(const Ctx& c);

@@ -16,7 +16,33 @@
 
 namespace inrarch::rtl {
 
+namespace detail {
+
+bool make(const std::filesystem::path& dir, const std::string& target, const std::string& log, double budget_s,
+          const std::string& extra) {
+  std::filesystem::create_directories(dir / "logs");
+  const std::string cmd = fmt::format("cd '{}' && make {} {} > logs/{} 2>&1", dir.string(), target, extra, log);
+  return run_command(cmd, budget_s).exit_code == 0;
+}
+
+nlohmann::json last_json(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) return {};
+  std::istringstream in(read_file(file));
+  nlohmann::json last;
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded() && j.is_object()) last = j;
+  }
+  return last;
+}
+
+}  // namespace detail
+
 namespace {
+
+using detail::last_json;
+using detail::make;
 
 // Icarus's work a cycle in processes, an mm counted as its MACs: each lane is a multiplier,
 // an adder and a fit that Icarus interprets every cycle (Process::mm_lanes).
@@ -34,26 +60,6 @@ double icarus_weight(const dataflow::Design& d) {
 
 namespace fs = std::filesystem;
 
-// `make <target>` in dir, output in logs/<log>; true when it succeeded.
-bool make(const fs::path& dir, const std::string& target, const std::string& log, double budget_s,
-          std::string extra = "") {
-  fs::create_directories(dir / "logs");
-  const std::string cmd = fmt::format("cd '{}' && make {} {} > logs/{} 2>&1", dir.string(), target, extra, log);
-  return run_command(cmd, budget_s).exit_code == 0;
-}
-
-// The testbench's result: the last line of its output that parses as JSON.
-nlohmann::json last_json(const fs::path& file) {
-  std::error_code ec;
-  if (!fs::exists(file, ec)) return {};
-  std::istringstream in(read_file(file));
-  nlohmann::json last;
-  for (std::string line; std::getline(in, line);) {
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_discarded() && j.is_object()) last = j;
-  }
-  return last;
-}
 
 std::vector<int64_t> built_depths(const dataflow::Design& d) {
   std::vector<int64_t> v;

@@ -1,5 +1,5 @@
-// The memory-mapped kernel (docs/deploy.md) of a SIREN at 1,024 rows, whose buffers span
-// several 4 KB lines: under Verilator with device memory of random latency and
+// The memory-mapped kernel (docs/deploy.md) of a SIREN at 1,023 rows, whose buffers span
+// several 4 KB lines and whose output ends inside a word (a partial strobe): under Verilator with device memory of random latency and
 // back-pressure, two back-to-back runs (auto_restart) equal the C simulation bit for bit and
 // the register map behaves; a dropped beat and a burst across a 4 KB line are caught; and
 // `inrarch run` on the verilator device gives the C simulation's values, or one clear error
@@ -43,7 +43,7 @@ class RtlAxiKernel : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new fs::path(hls::hls_test::out_dir("axi_kernel"));
-    ASSERT_EQ(run_cli("model siren --batch 1024 --width 4 -o " + (*dir_ / "bundle").string()).code, 0);
+    ASSERT_EQ(run_cli("model siren --batch 1023 --width 4 -o " + (*dir_ / "bundle").string()).code, 0);
     const auto c = run_cli("compile " + (*dir_ / "bundle").string() + " -o " + (*dir_ / "out").string() +
                            " --rtl --no-rtl-sim");
     ASSERT_EQ(c.code, 0) << c.output;
@@ -61,8 +61,12 @@ TEST_F(RtlAxiKernel, LintsCleanAndTheBuffersCrossFourKbLines) {
   INRARCH_NEED_TOOL("verilator");
   EXPECT_EQ(run_in(rtl(), "make kernel-lint").code, 0);
   const auto k = nlohmann::json::parse(hls::hls_test::read_file(rtl() / "kernel.json"));
-  EXPECT_EQ(k["ports"][0]["bytes"], 1024 * 2 * 4);  // x: 1,024 x 2 in 32-bit containers
-  EXPECT_EQ(k["ports"][1]["bytes"], 1024 * 3 * 4);
+  EXPECT_EQ(k["ports"][0]["bytes"], 1023 * 2 * 4);  // x: 1,023 x 2 in 32-bit containers
+  EXPECT_EQ(k["ports"][1]["bytes"], 1023 * 3 * 4);  // y: 12,276 bytes in 768 words of 16
+  EXPECT_EQ(k["ports"][1]["words"], 768);
+  // The last word holds one element: its strobe keeps the rest of the word out of memory.
+  EXPECT_NE(hls::hls_test::read_file(rtl() / "inrarch_kernel.sv").find(".LAST_STRB(16'b0000000000001111)"),
+            std::string::npos);
   EXPECT_EQ(k["ports"][1]["arg_offset"], 0x18);
   EXPECT_EQ(k["flags_offset"], 0x20);
 }
@@ -132,10 +136,10 @@ TEST_F(RtlAxiKernel, RunOnTheVerilatorDeviceGivesTheCsimValues) {
                          " -o " + res.string());
   ASSERT_EQ(r.code, 0) << r.output;
   const ir::Tensor y = ir::read_npy(res / "y.npy");
-  EXPECT_EQ(y.shape, (ir::Shape{1024, 3}));
+  EXPECT_EQ(y.shape, (ir::Shape{1023, 3}));
   EXPECT_EQ(y.data, csim_values(rtl() / "csim" / "out_y.txt", 32, 22));
   const auto run = nlohmann::json::parse(hls::hls_test::read_file(res / "run.json"));
-  EXPECT_GT(run["cycles"].get<int64_t>(), 1024);
+  EXPECT_GT(run["cycles"].get<int64_t>(), 1023);
   EXPECT_EQ(run["overflow"].size(), 0u);
   // Within the C simulation's own error of the reference (the same bits).
   const ir::Tensor ref = ir::read_npy(*dir_ / "bundle/reference/y.npy");
@@ -161,10 +165,10 @@ TEST_F(RtlAxiKernel, BadInputsGetOneErrorAndWriteNothing) {
   small.shape = {8, 2};
   small.data.assign(16, 0.5);
   ir::write_npy(small, *dir_ / "x_small.npy");
-  write_int_npy(*dir_ / "x_int.npy", {1024, 2});
+  write_int_npy(*dir_ / "x_int.npy", {1023, 2});
   const std::string out = (*dir_ / "out").string(), x = (*dir_ / "bundle/inputs/x.npy").string();
   const std::pair<std::string, std::string> cases[] = {
-      {"--input x=" + (*dir_ / "x_small.npy").string(), "shape (8, 2); input 'x' of this kernel is (1024, 2)"},
+      {"--input x=" + (*dir_ / "x_small.npy").string(), "shape (8, 2); input 'x' of this kernel is (1023, 2)"},
       {"--input x=" + (*dir_ / "x_int.npy").string(), "dtype '<i8'"},
       {"--input z=" + x, "the kernel has no input 'z' (its inputs: x)"},
       {"--input x=" + x + " --input x=" + x, "--input x is given twice"},
@@ -204,11 +208,11 @@ TEST(RtlAxiKernelCompile, KernelSimReportsItsVerdictAndCycles) {
   EXPECT_EQ(r["interface"]["kernel_cycles"], k["cycles"]);
 }
 
-// INSP order 1 (width 8, 8 rows): nine outputs, each its own master.
+// INSP order 1 (width 4, 8 rows): nine outputs, each its own master.
 TEST(RtlAxiKernelInsp, OrderOneIsBitExactUnderRandomLatency) {
   INRARCH_NEED_TOOL("verilator");
   const fs::path dir = hls::hls_test::out_dir("axi_kernel_insp");
-  const auto c = run_cli("compile --builtin insp --order 1 --width 8 --batch 8 -o " + (dir / "out").string() +
+  const auto c = run_cli("compile --builtin insp --order 1 --width 4 --batch 8 -o " + (dir / "out").string() +
                          " --rtl --no-rtl-sim");
   ASSERT_EQ(c.code, 0) << c.output;
   const Sim s = run_in(dir / "out" / "rtl", "make kernel-sim KERNEL_SIM_FLAGS='--runs 2 --lat-min 5 --lat-max 80 --stall 0.3 --seed 7'");

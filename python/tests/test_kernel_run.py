@@ -1,4 +1,4 @@
-"""Two models of the zoo (bench/zoo/models.py at batch 15, width 8: the neural SDF's 3-wide
+"""Two models of the zoo (bench/zoo/models.py at batch 15, width 4: the neural SDF's 3-wide
 buffers end inside a 128-bit word, so the movers drop and strobe the padding) run as memory-mapped
 kernels (docs/deploy.md): the RTL kernel under device memory with random latency and
 back-pressure equals the C simulation bit for bit (`make kernel-sim`, two back-to-back
@@ -25,7 +25,7 @@ class KernelRun(TmpDirTest):
     def compile(self, name):
         if shutil.which("verilator") is None:
             self.skipTest("verilator is not installed (scripts/install-deps.sh installs it)")
-        case = models.build(name, 15, width=8)
+        case = models.build(name, 15, width=4)
         bundle, out = self.path(name + "-b"), self.path(name)
         inrarch_torch.export(case.fn, case.inputs, case.params, bundle, dtype=case.dtype)
         rc, log = run_bin(self, "compile", bundle, "-q", "-o", out, "--rtl", "--no-rtl-sim")
@@ -34,7 +34,9 @@ class KernelRun(TmpDirTest):
 
     def check(self, name):
         case, bundle, out = self.compile(name)
-        sim = subprocess.run(["make", "-C", os.path.join(out, "rtl"), "kernel-sim",
+        # -O0 and both cores: the testbench builds in a fraction of the time, and runs of 15 rows
+        # do not notice the slower code. inrarch_torch.run then finds it built.
+        sim = subprocess.run(["make", "-C", os.path.join(out, "rtl"), "kernel-sim", "KERNEL_OPT=-O0", "KERNEL_JOBS=2",
                               "KERNEL_SIM_FLAGS=--runs 2 --lat-min 3 --lat-max 70 --stall 0.3 --seed 5"],
                              capture_output=True, text=True)
         self.assertEqual(sim.returncode, 0, sim.stdout[-2000:] + sim.stderr[-2000:])
@@ -46,7 +48,8 @@ class KernelRun(TmpDirTest):
         outputs, info = inrarch_torch.run_info(out, case.inputs, binary=inrarch_bin())
         self.assertGreater(info["cycles"], 0)
         with open(os.path.join(out, "report.json")) as f:
-            bound = json.load(f)["verification"]["csim"]["max_abs_error"]
+            # report.json keeps six significant digits of the C simulation's error
+            bound = json.load(f)["verification"]["csim"]["max_abs_error"] * (1 + 1e-5)
         reference = read_npy_dir(os.path.join(bundle, "reference"))
         self.assertEqual(set(outputs), set(reference))
         for k, want in reference.items():

@@ -139,6 +139,9 @@ HLS := {2}
 KSV := $(SV) inrarch_kernel.sv
 KERNEL_OBJ ?= obj_kernel
 KERNEL_VFLAGS ?=
+# The kernel testbench's C++ optimization and build jobs (-O0 builds it faster; runs are slower).
+KERNEL_OPT ?= -O1
+KERNEL_JOBS ?= 1
 KERNEL_SIM_FLAGS ?= --runs 2 --lat-min 2 --lat-max 40 --stall 0.2 --seed 1
 VERILATOR ?= verilator
 CXX ?= g++
@@ -175,8 +178,8 @@ sim: obj_dir/Vtop csim
 kernel-lint:
 	$(VERILATOR) --lint-only -Wall --top-module inrarch_kernel $(KSV)
 $(KERNEL_OBJ)/Vkernel: $(KSV) tb_kernel.cpp inrarch_axi_sim.h inrarch_axi_host.h inrarch_tb_bits.h
-	$(VERILATOR) --cc --exe --build -j 1 -Wall -Wno-fatal --top-module inrarch_kernel --prefix Vkernel \
-	  -Mdir $(KERNEL_OBJ) -o Vkernel -CFLAGS -O1 -CFLAGS -std=c++17 $(KERNEL_VFLAGS) $(KSV) tb_kernel.cpp
+	$(VERILATOR) --cc --exe --build -j $(KERNEL_JOBS) -Wall -Wno-fatal --top-module inrarch_kernel --prefix Vkernel \
+	  -Mdir $(KERNEL_OBJ) -o Vkernel -CFLAGS $(KERNEL_OPT) -CFLAGS -std=c++17 $(KERNEL_VFLAGS) $(KSV) tb_kernel.cpp
 kernel-sim: $(KERNEL_OBJ)/Vkernel csim
 	./$(KERNEL_OBJ)/Vkernel --data data --expect csim $(KERNEL_SIM_FLAGS)
 xo:

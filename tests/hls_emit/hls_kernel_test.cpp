@@ -74,8 +74,8 @@ TEST(HlsKernel, OutputBitsMustEqualTheStreamTops) {
   opt.rows = 2;
   const fs::path dir = hls_test::out_dir("kernel_bits");
   emit_hls(c.design, c.bundle, opt, dir);
-  replace_once(dir / "include" / "inrarch" / "axi_movers.h", "mem[i] = container<T>::encode(b.v[e]);",
-               "mem[i] = container<T>::encode(b.v[e]) + 1;");
+  replace_once(dir / "include" / "inrarch" / "axi_movers.h", "mem[i * S::block + k] = container<T>::encode(b.v[k]);",
+               "mem[i * S::block + k] = container<T>::encode(b.v[k]) + 1;");
   EXPECT_NE(make(dir / "kernel", "csim", "csim.log"), 0);
   const std::string log = hls_test::read_file(dir / "kernel" / "csim.log");
   EXPECT_NE(log.find("max scaled error"), std::string::npos) << log;

@@ -4,8 +4,8 @@
 // - ap_fixed<W,I>: a C-bit two's complement integer (C = the smallest of 8, 16, 32, 64
 //   that is >= W) holding the raw bits (value * 2^(W-I)), sign-extended from W to C bits;
 // - float / double: the IEEE value itself (32 / 64 bits).
-// The movers are simple pipelined loops over consecutive addresses, one container an
-// iteration, so Vitis infers one burst per call and port. Header-only, C++14.
+// The movers are pipelined loops over consecutive addresses, a beat an iteration, so
+// Vitis infers one burst per call and port at the design's beat rate. Header-only, C++14.
 #ifndef INRARCH_HLS_AXI_MOVERS_H
 #define INRARCH_HLS_AXI_MOVERS_H
 
@@ -66,43 +66,41 @@ struct container<ap_fixed<W, I, Q, O, N> > {
 
 // Read mover: rows samples of port S from memory (rows * S::numel consecutive containers)
 // into beats of S::block elements, each beat's ovf 0 (the host reports what it had to
-// saturate when it encoded the inputs). One container an iteration at II=1; the beat is
-// assembled in registers and written when its last element arrives, so the loop keeps one
-// incrementing address: a burst.
+// saturate when it encoded the inputs). A beat an iteration at II=1, its containers read
+// by an unrolled loop at consecutive addresses: the design's beat rate, one incrementing
+// address stream (a burst) that Vitis can widen to the beat's bits (m_axi port widening;
+// not measured here, docs/deploy.md §6).
 template <class S>
 void read_port(const typename container<typename S::elem_type>::type* mem, int rows, S& s) {
   typedef typename S::elem_type T;
-  T v[S::block];
-#pragma HLS array_partition variable = v complete
-  const int n = rows * S::numel;
-  int e = 0;  // element within the beat: a wrapping count, not i % block (no divider)
-  for (int i = 0; i < n; ++i) {
+  const int beats = rows * S::numel / S::block;
+  for (int i = 0; i < beats; ++i) {
 #pragma HLS pipeline II = 1
-    v[e] = container<T>::decode(mem[i]);
-    if (++e == S::block) {
-      typename S::beat_type b;
-      for (int k = 0; k < S::block; ++k) b.v[k] = v[k];
-      b.ovf = false;
-      s.write(b);
-      e = 0;
+    typename S::beat_type b;
+    for (int k = 0; k < S::block; ++k) {
+#pragma HLS unroll
+      b.v[k] = container<T>::decode(mem[i * S::block + k]);
     }
+    b.ovf = false;
+    s.write(b);
   }
 }
 
-// Write mover: rows samples of port S from its beats into memory, one container an
-// iteration at II=1 at consecutive addresses (a burst), each sign-extended. The beats' ovf
-// bits are dropped: the port's sticky flag (a register) says the same for the call.
+// Write mover: rows samples of port S from its beats into memory, a beat an iteration at
+// II=1, its containers written by an unrolled loop at consecutive addresses (as read_port),
+// each sign-extended. The beats' ovf bits are dropped: the port's sticky flag (a register)
+// says the same for the call.
 template <class S>
 void write_port(S& s, int rows, typename container<typename S::elem_type>::type* mem) {
   typedef typename S::elem_type T;
-  typename S::beat_type b = typename S::beat_type();
-  const int n = rows * S::numel;
-  int e = 0;
-  for (int i = 0; i < n; ++i) {
+  const int beats = rows * S::numel / S::block;
+  for (int i = 0; i < beats; ++i) {
 #pragma HLS pipeline II = 1
-    if (e == 0) b = s.read();
-    mem[i] = container<T>::encode(b.v[e]);
-    if (++e == S::block) e = 0;
+    const typename S::beat_type b = s.read();
+    for (int k = 0; k < S::block; ++k) {
+#pragma HLS unroll
+      mem[i * S::block + k] = container<T>::encode(b.v[k]);
+    }
   }
 }
 

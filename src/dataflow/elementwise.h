@@ -37,12 +37,18 @@ const ElementwiseRow& elementwise_row(const Design& d, const Process& p);
 // quotient bits; the square root at most w - 1 root bits (a (w - 1 + S)-bit radicand, S <= w - 1).
 constexpr int64_t div_depth(int64_t w) { return 1 + (w + 1) / 2; }
 constexpr int64_t sqrt_depth(int64_t w) { return 1 + w / 2; }
+// A product on DSP48E2s (inrarch_mul_dsp): one stage up to 18 bits (one DSP); wider, the
+// 27 x 18 tiles' products, their middle sum and the final sum's two halves.
+constexpr int64_t mul_dsp_depth(int64_t w) { return w <= 18 ? 1 : 4; }
+// A multiply in the fabric (kMulInFabric): the operands, one shift-and-add row a stage (w),
+// the fit's flags, the result register.
+constexpr int64_t mul_fabric_depth(int64_t w) { return w + 3; }
 
 // The pipeline depth of an elementwise op's kernel at `bits`-bit elements (elementwise.def's
 // depth column; schedule.h): step i reads beat i and writes beat i - depth.
 int64_t elementwise_depth(ir::Op op, int64_t bits);
-// That of an elementwise process of d (at the design's elem_bits; the fabric multiply's is the
-// multiply's). Throws as elementwise_row.
+// That of an elementwise process of d (at the design's elem_bits; a multiply in the fabric
+// takes mul_fabric_depth). Throws as elementwise_row.
 int64_t elementwise_depth(const Design& d, const Process& p);
 
 }  // namespace inrarch::dataflow

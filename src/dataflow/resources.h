@@ -35,6 +35,8 @@ int64_t dsp_for_product(int64_t a_bits, int64_t b_bits);
 int64_t dsp_per_multiply(const Arith& a);
 // LUTs of one multiply in the fabric (LowerOptions::fabric_elementwise_mul).
 int64_t fabric_multiply_luts(const Arith& a);
+// Its flip-flops (the rows' pipeline registers).
+int64_t fabric_multiply_ffs(const Arith& a);
 int64_t dsp_per_mac(const Arith& a);
 
 // Banks of width x words up to this many bits are LUTRAM (Vitis's choice for small arrays).

@@ -63,10 +63,22 @@ int64_t dsp_per_multiply(const Arith& a) {
 }
 
 int64_t fabric_multiply_luts(const Arith& a) {
-  // A pipelined W x W array multiplier: about W^2 LUTs plus a tenth for the adder tree
-  // (fixed point); Vitis's fabric fmul/dmul cores otherwise (uncalibrated).
-  if (a.kind == Arith::Fixed) return a.bits * a.bits + a.bits * a.bits / 10;
+  // Fixed point: the RTL's W shift-and-add rows (inrarch_mul_rows), each a (W + 2)-bit adder
+  // and the next row's partial product, 2W^2 + W LUTs, fitted to Yosys at 16 and 32 bits
+  // (docs/rtl.md, "Pipelined lanes"); Vitis's fabric fmul/dmul cores otherwise (uncalibrated).
+  if (a.kind == Arith::Fixed) return 2 * a.bits * a.bits + a.bits;
   return a.kind == Arith::Float ? 700 : 2600;
+}
+
+// The flip-flops of those rows: each stage holds the high part, the product bits so far,
+// the operands and a partial product, 3W^2 (fitted as the LUTs are).
+int64_t fabric_multiply_ffs(const Arith& a) { return a.kind == Arith::Fixed ? 3 * a.bits * a.bits : 2 * a.bits; }
+
+// The LUTs of a product on DSP48E2s besides them: the sums of the tiles' partial products
+// (inrarch_mul_dsp), 59/2 a tile and 29, none for one tile (fitted as the lanes are).
+int64_t mul_dsp_luts(const Arith& a) {
+  const int64_t tiles = dsp_per_multiply(a);
+  return tiles > 1 ? 59 * tiles / 2 + 29 : 0;
 }
 
 int64_t dsp_per_add(const Arith& a) {
@@ -96,10 +108,10 @@ namespace detail {
 // linear interpolation (the HLS kernel library's fixed_math.h / fixed_exp_log.h): the
 // argument scaling is a W x 64-bit product, the interpolation a 33 x 20-bit one (`tdsp`),
 // and each lane reads two neighbouring entries of its own 1025-word table (one dual-port
-// bank). LUT/FF are per lane, uncalibrated.
+// bank). LUT/FF are per lane, fitted to Yosys (elementwise.def).
 LaneCost lane_cost(ir::Op op, const Arith& a, bool fabric_mul) {
   const int64_t w = a.bits;
-  if (op == ir::Op::Mul && fabric_mul) return {0, fabric_multiply_luts(a), 2 * w, 0, 0};
+  if (op == ir::Op::Mul && fabric_mul) return {0, fabric_multiply_luts(a), fabric_multiply_ffs(a), 0, 0};
   const int64_t tdsp = dsp_for_product(w, 64) + dsp_for_product(33, 20);
 #define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width, depth) \
   if (op == ir::Op::Name) return {dsp, lut, ff, table_words, table_width};

@@ -117,21 +117,22 @@ TEST(PaperFig5, CycleAndCosBranchDeepening) {
 }
 
 // source(4) -> neg -> sink, all depth 2 (RAW delay 1):
-//   source writes at 1 2 3 4; neg (L=1) fires at 2 {r0} 3 {r1 w0} 4 5 6 {w3};
-//   sink reads w0..w3 (3 4 5 6) + 1 -> 4 5 6 7.  Unbounded (RAW 2): neg 3 4 5 6 7,
-//   sink max(prev + 1, write + 2) = 6 7 8 9.
+//   source writes at 1 2 3 4; neg (L=4: step i reads beat i, writes beat i-4) fires at
+//   2 {r0} 3 {r1} 4 {r2} 5 {r3} 6 {w0} 7 8 9 {w3}; sink reads w0..w3 (6 7 8 9) + 1 ->
+//   7 8 9 10.  Unbounded (RAW 2): neg reads at 3 4 5 6, writes at 7 8 9 10,
+//   sink max(prev + 1, write + 2) = 9 10 11 12.
 TEST(Latency, HandTimedChain) {
   ir::Graph g;
   g.add_output("y", g.unary(ir::Op::Neg, g.input("x", {4})));
   Design d = lower(g);
   ASSERT_EQ(d.processes.size(), 3u);
   EventGraph eg(d);
-  EXPECT_EQ(eg.resolve({2, 2}).latency, 7);
+  EXPECT_EQ(eg.resolve({2, 2}).latency, 10);
   EXPECT_EQ(eg.observed_depth(0), 2);  // neg reads at 2 3 4 5: write #n meets n-1 reads done
-  EXPECT_EQ(eg.resolve({kUnbounded, kUnbounded}).latency, 9);
+  EXPECT_EQ(eg.resolve({kUnbounded, kUnbounded}).latency, 12);
   EXPECT_EQ(eg.observed_depth(0), 3);  // write #2 at 3; read #0 only at 3 (RAW 2)
-  EXPECT_EQ(simulate(d, schedule_all(d), {2, 2}).latency, 7);
-  EXPECT_EQ(simulate(d, schedule_all(d), {kUnbounded, kUnbounded}).latency, 9);
+  EXPECT_EQ(simulate(d, schedule_all(d), {2, 2}).latency, 10);
+  EXPECT_EQ(simulate(d, schedule_all(d), {kUnbounded, kUnbounded}).latency, 12);
 }
 
 }  // namespace

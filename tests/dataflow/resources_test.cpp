@@ -1,4 +1,5 @@
 // The resource model and the part table: figures worked out by hand.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "autodiff/models.h"
@@ -28,6 +29,29 @@ TEST(Resources, PipelinedLanesMatchYosys) {
     EXPECT_NEAR(double(c.lut), double(m.lut), 0.05 * m.lut) << ir::op_name(m.op) << " " << m.bits;
     EXPECT_NEAR(double(c.ff), double(m.ff), 0.05 * m.ff) << ir::op_name(m.op) << " " << m.bits;
     if (m.op == ir::Op::Sqrt || m.op == ir::Op::Div) EXPECT_EQ(c.dsp, 0);
+  }
+}
+
+// The simple lanes and the multiply in the fabric against Yosys 0.23, each lane module alone
+// (`synth_xilinx -family xcup -flatten` of inrarch_lane1 / inrarch_lane2 at F = 22 and 10,
+// F = 14 at 24 bits, FA = 36; add and sub at exponents 3, 4 -> 3, the products 6, 18 -> 18: docs/rtl.md
+// "Pipelined lanes"): LUTs and flip-flops within 5 %, DSPs exact; shift registers (SRL)
+// are not counted as LUTs, as `inrarch synth` does not.
+TEST(Resources, SimpleLanesMatchYosys) {
+  struct Measured { ir::Op op; int bits; bool fabric; int64_t lut, ff, dsp; };
+  for (const Measured& m : {Measured{ir::Op::Add, 32, false, 77, 142, 0}, Measured{ir::Op::Add, 16, false, 46, 98, 0},
+                            Measured{ir::Op::Sub, 32, false, 77, 143, 0}, Measured{ir::Op::Sub, 16, false, 46, 99, 0},
+                            Measured{ir::Op::Neg, 32, false, 37, 98, 0}, Measured{ir::Op::Neg, 16, false, 22, 50, 0},
+                            Measured{ir::Op::Relu, 32, false, 36, 96, 0}, Measured{ir::Op::Relu, 16, false, 18, 48, 0},
+                            Measured{ir::Op::Step, 32, false, 7, 34, 0}, Measured{ir::Op::Step, 16, false, 4, 18, 0},
+                            Measured{ir::Op::Mul, 32, false, 147, 385, 4}, Measured{ir::Op::Mul, 24, false, 88, 247, 2},
+                            Measured{ir::Op::Mul, 16, false, 0, 64, 1},
+                            Measured{ir::Op::Mul, 32, true, 2078, 3072, 0}, Measured{ir::Op::Mul, 16, true, 526, 770, 0}}) {
+    const detail::LaneCost c = detail::lane_cost(m.op, {Arith::Fixed, m.bits}, m.fabric);
+    const std::string what = fmt::format("{} {}{}", ir::op_name(m.op), m.bits, m.fabric ? " fabric" : "");
+    EXPECT_NEAR(double(c.lut), double(m.lut), 0.05 * m.lut + 1) << what;  // + 1: a 4-LUT lane
+    EXPECT_NEAR(double(c.ff), double(m.ff), 0.05 * m.ff) << what;
+    EXPECT_EQ(c.dsp, m.dsp) << what;
   }
 }
 
@@ -133,9 +157,11 @@ TEST(Resources, ElementwiseMultiplierOnDspsOrInTheFabric) {
   Usage in_lut = estimate_resources(lut, depths, fx, big).per_process[1];
   EXPECT_EQ(on_dsp.dsp, 4);
   EXPECT_EQ(in_lut.dsp, 0);
-  // Control 60 + the multiplier: 32 LUTs on DSPs; 32^2 + 32^2/10 = 1,126 in the fabric.
-  EXPECT_EQ(on_dsp.lut, 60 + 32);
-  EXPECT_EQ(in_lut.lut, 60 + 1126);
+  // Control 60 + the multiplier: on 4 DSPs the sums of their partial products, 59 * 4 / 2 +
+  // 29 = 147; in the fabric 32 rows of a 34-bit adder and a partial product, 2 * 32^2 + 32 =
+  // 2,080.
+  EXPECT_EQ(on_dsp.lut, 60 + 147);
+  EXPECT_EQ(in_lut.lut, 60 + 2080);
 }
 
 TEST(Resources, InspOrder1MultipliesAndFloor) {

@@ -17,7 +17,7 @@ using ir::Op;
 
 // Worked by hand: two recurrence stages between registers plus the result register; w = 32
 // takes 32 quotient bits (16 + 1) and at most 31 root bits (16 + 1).
-TEST(ElementwiseDepth, TheRecurrencesTheTablesAndOneStepForTheRest) {
+TEST(ElementwiseDepth, TheRecurrencesTheTablesAndTheSimpleLanes) {
   EXPECT_EQ(elementwise_depth(Op::Div, 32), 17);
   EXPECT_EQ(elementwise_depth(Op::Sqrt, 32), 17);
   EXPECT_EQ(elementwise_depth(Op::Div, 16), 9);
@@ -32,8 +32,19 @@ TEST(ElementwiseDepth, TheRecurrencesTheTablesAndOneStepForTheRest) {
     EXPECT_EQ(elementwise_depth(op, 16), 5) << ir::op_name(op);
   }
   EXPECT_EQ(elementwise_depth(Op::Tanh, 32), 22);
-  for (Op op : {Op::Add, Op::Sub, Op::Mul, Op::Neg, Op::Relu, Op::Step})
-    EXPECT_EQ(elementwise_depth(op, 32), 1) << ir::op_name(op);
+  // The simple lanes: the operands, then add and sub each half of the 65-bit sum, the others
+  // the operator's result, then the fit's flags and the result register.
+  for (Op op : {Op::Add, Op::Sub}) EXPECT_EQ(elementwise_depth(op, 32), 5) << ir::op_name(op);
+  for (Op op : {Op::Neg, Op::Relu, Op::Step}) EXPECT_EQ(elementwise_depth(op, 32), 4) << ir::op_name(op);
+  // A product: one DSP up to 18 bits; wider, the tiles' products, their middle sum and the
+  // final sum's two halves.
+  EXPECT_EQ(elementwise_depth(Op::Mul, 16), 4);
+  EXPECT_EQ(elementwise_depth(Op::Mul, 18), 4);
+  EXPECT_EQ(elementwise_depth(Op::Mul, 24), 7);
+  EXPECT_EQ(elementwise_depth(Op::Mul, 32), 7);
+  // In the fabric: the operands, a shift-and-add row a stage, the flags, the result register.
+  EXPECT_EQ(mul_fabric_depth(32), 35);
+  EXPECT_EQ(mul_fabric_depth(16), 19);
   EXPECT_THROW(elementwise_depth(Op::Mm, 32), inrarch::Error);
 }
 
@@ -85,14 +96,28 @@ TEST(ScheduleElementwise, FewerBeatsThanStagesWaitInTheFirstWritesDelay) {
   EXPECT_EQ(delays(prog), (std::vector<int64_t>{1, 1, 1, 15, 1, 1}));
 }
 
-// The simulator sees the depth: source, op, sink of 40 beats; sqrt's last write comes 16
-// cycles after neg's, as its pipeline is 16 steps deeper.
+// The simulator sees the depth: source, op, sink of 40 beats; sqrt's last write comes 13
+// cycles after neg's, as its pipeline is 13 steps deeper (17 against 4).
 TEST(ScheduleElementwise, TheLatencyGrowsByTheExtraStages) {
   auto latency = [](Op op) {
     Design d = one_op(op, {8, 5});
     return simulate(d, schedule_all(d), d.depths()).latency;
   };
-  EXPECT_EQ(latency(Op::Sqrt) - latency(Op::Neg), 16);
+  EXPECT_EQ(latency(Op::Sqrt) - latency(Op::Neg), 13);
+}
+
+// A multiply in the fabric is 28 steps deeper than one on DSPs at 32 bits (35 against 7).
+TEST(ScheduleElementwise, AMultiplyInTheFabricTakesItsRows) {
+  auto latency = [](bool fabric) {
+    ir::Graph g;
+    ir::NodeId x = g.input("x", {8, 5});
+    g.add_output("y", g.binary(Op::Mul, x, g.input("z", {8, 5})));
+    LowerOptions o;
+    o.fabric_elementwise_mul = fabric;
+    Design d = lower(g, o);
+    return simulate(d, schedule_all(d), d.depths()).latency;
+  };
+  EXPECT_EQ(latency(true) - latency(false), 28);
 }
 
 }  // namespace

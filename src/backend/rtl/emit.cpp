@@ -75,9 +75,8 @@ std::string ew_params(const Ctx& c, ProcessId pid) {
                               c.d.streams[out].block, c.w, c.f, c.fa, c.operand_exp(pid, 0));
   if (p.operands.size() > 1) s += fmt::format(", .EB({})", c.operand_exp(pid, 1));
   s += fmt::format(", .EO({}), .BEATS({})", c.stream_exp(out), c.d.streams[out].beats());
-  // The pipeline depth (elementwise.def) where it is not the one step of every other op.
-  const int64_t depth = dataflow::elementwise_depth(c.d, p);
-  return depth != 1 ? s + fmt::format(", .D({})", depth) : s;
+  // The pipeline depth (elementwise.def).
+  return s + fmt::format(", .D({})", dataflow::elementwise_depth(c.d, p));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // An elementwise unary kernel (neg, relu, step; sin, cos, exp, tanh, log from tables; sqrt by a
-// digit recurrence) on one streamed operand; every lane but neg, relu and step is pipelined
-// (D - 1 register stages). Otherwise as inrarch_ew2.
+// digit recurrence) on one streamed operand; every lane is pipelined (D - 1 register stages).
+// Otherwise as inrarch_ew2.
 module inrarch_ew1 #(
     parameter int OP    = 3,
     parameter int B     = 1,
@@ -10,7 +10,7 @@ module inrarch_ew1 #(
     parameter int EA    = 0,
     parameter int EO    = 0,
     parameter int BEATS = 1,
-    parameter int D     = 1   // the pipeline depth (src/dataflow/elementwise.def)
+    parameter int D     = 4   // the pipeline depth (src/dataflow/elementwise.def)
 ) (
     input  logic         clk,
     input  logic         rst,
@@ -27,9 +27,7 @@ module inrarch_ew1 #(
   /* verilator lint_on UNUSEDPARAM */
   logic [B*W-1:0] y;
   logic [B-1:0] sat;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic en;  // the pipelined lanes' stage enable (unused by a one-step op)
-  /* verilator lint_on UNUSEDSIGNAL */
+  logic en;  // the lanes' stage enable: their D - 1 register stages advance on it
   inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W), .D(D)) u_fsm (
       .clk, .rst, .in_valid, .in_ready, .in_ovf(in_data[B*W]), .en, .lanes(y), .lanes_ovf(|sat),
       .out_data, .out_valid, .out_ready);
@@ -44,8 +42,8 @@ module inrarch_ew1 #(
       inrarch_lane_sin #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO), .D(D)) u_lane (
           .clk, .en, .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
     end else begin : g_plain
-      inrarch_lane1 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO)) u_lane (
-          .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+      inrarch_lane1 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EO(EO), .D(D)) u_lane (
+          .clk, .en, .a(in_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
     end
   end
 endmodule

@@ -1,5 +1,5 @@
 // An elementwise binary kernel (add, sub, mul, div) on two streamed operands: lanes of
-// inrarch_lane2 (inrarch_lane_div, pipelined: D - 1 register stages) over the B elements of
+// inrarch_lane2 or inrarch_lane_div (pipelined: D - 1 register stages) over the B elements of
 // a beat, the result register written D steps after its operands were read. A beat is
 // {ovf, element B-1, ..., element 0}: each W bits, ovf the sticky overflow sideband of the
 // HLS library (the OR of every beat read so far and of every saturation).
@@ -13,7 +13,7 @@ module inrarch_ew2 #(
     parameter int EB    = 0,
     parameter int EO    = 0,
     parameter int BEATS = 1,
-    parameter int D     = 1   // the pipeline depth (src/dataflow/elementwise.def)
+    parameter int D     = 5   // the pipeline depth (src/dataflow/elementwise.def)
 ) (
     input  logic         clk,
     input  logic         rst,
@@ -30,9 +30,7 @@ module inrarch_ew2 #(
   logic [B*W-1:0] y;
   logic [B-1:0] sat;
   logic [1:0] ready;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic en;  // the pipelined lanes' stage enable (unused by a one-step op)
-  /* verilator lint_on UNUSEDSIGNAL */
+  logic en;  // the lanes' stage enable: their D - 1 register stages advance on it
   inrarch_ew_fsm #(.NIN(2), .BEATS(BEATS), .DW(B * W), .D(D)) u_fsm (
       .clk, .rst, .in_valid({b_valid, a_valid}), .in_ready(ready), .in_ovf(a_data[B*W] || b_data[B*W]), .en,
       .lanes(y), .lanes_ovf(|sat), .out_data, .out_valid, .out_ready);
@@ -45,8 +43,8 @@ module inrarch_ew2 #(
       inrarch_lane_div #(.W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO), .D(D)) u_lane (
           .clk, .en, .a(a_data[e*W+:W]), .b(b_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
     end else begin : g_plain
-      inrarch_lane2 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO)) u_lane (
-          .a(a_data[e*W+:W]), .b(b_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
+      inrarch_lane2 #(.OP(OP), .W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO), .D(D)) u_lane (
+          .clk, .en, .a(a_data[e*W+:W]), .b(b_data[e*W+:W]), .y(y[e*W+:W]), .ovf(sat[e]));
     end
   end
 endmodule

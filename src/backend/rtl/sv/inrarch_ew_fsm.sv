@@ -26,18 +26,23 @@ module inrarch_ew_fsm #(
     output logic           out_valid,
     input  logic           out_ready
 );
-  localparam int NW = $clog2(BEATS + D + 1);
+  localparam int NW = $clog2(BEATS + D + 2);
   logic started;
-  logic [NW-1:0] i;  // the next step; BEATS + D when done
-  logic reads, writes, takes, fire, sticky, flag;
-  assign reads     = i < NW'(BEATS);
-  assign writes    = i >= NW'(D) && i < NW'(BEATS + D);
-  if (D == 1) begin : g_comb  // the lanes hold a beat: step i's own
-    assign takes = reads;
-  end else begin : g_piped     // beat i - (D - 1)
-    assign takes = i >= NW'(D - 1) && i < NW'(BEATS + D - 1);
-  end
-  assign fire      = started && i < NW'(BEATS + D) && (!reads || &in_valid) && (!writes || out_ready);
+  logic [NW-1:0] i1;  // the step after the one on offer (BEATS + D + 1 when done)
+  // What the step on offer, j, does: `reads` beat j, `writes` beat j - D, `takes` the lanes'
+  // beat into the result register, is `live` (j < BEATS + D). They are registers, computed
+  // from i1 when the step before fires, so `fire` is a few gates on them and the
+  // handshakes, not a compare of the counter.
+  function automatic logic [3:0] flags_of(logic [NW-1:0] j);
+    logic r, w, t, l;
+    r = j < NW'(BEATS);
+    w = j >= NW'(D) && j < NW'(BEATS + D);
+    t = D == 1 ? r : j >= NW'(D - 1) && j < NW'(BEATS + D - 1);  // D = 1: step j's own beat
+    l = j < NW'(BEATS + D);
+    flags_of = {r, w, t, l};  // Yosys 0.23 takes no `return` here
+  endfunction
+  logic reads, writes, takes, live, fire, sticky, flag;
+  assign fire      = started && live && (!reads || &in_valid) && (!writes || out_ready);
   assign en        = fire;
   assign in_ready  = {NIN{fire && reads}};
   assign out_valid = fire && writes;
@@ -45,11 +50,15 @@ module inrarch_ew_fsm #(
   always_ff @(posedge clk) begin
     if (rst) begin
       started <= 1'b0;
-      i <= '0;
+      i1 <= NW'(1);
+      {reads, writes, takes, live} <= flags_of('0);
       sticky <= 1'b0;
     end else begin
       started <= 1'b1;
-      if (fire) i <= i + 1'b1;
+      if (fire) begin
+        i1 <= i1 + 1'b1;
+        {reads, writes, takes, live} <= flags_of(i1);
+      end
       if (fire && takes) sticky <= sticky || lanes_ovf || flag;
     end
   end

@@ -22,11 +22,12 @@ module inrarch_fifo #(
   localparam logic [AW-1:0] LAST = AW'(DEPTH - 1);
 
   logic [CW-1:0] count;  // beats held (written, not yet read)
+  logic full;            // count = DEPTH, kept as a register so that w_ready is one
   logic [AW-1:0] wptr, rptr;
   logic w_fire, r_fire;
   assign w_fire = w_valid && w_ready;
   assign r_fire = r_valid && r_ready;
-  assign w_ready = count != CW'(DEPTH);
+  assign w_ready = !full;
 
   function automatic logic [AW-1:0] next(input logic [AW-1:0] p);
     next = p == LAST ? '0 : p + 1'b1;
@@ -35,12 +36,15 @@ module inrarch_fifo #(
   always_ff @(posedge clk) begin
     if (rst) begin
       count <= '0;
+      full  <= 1'b0;
       wptr  <= '0;
       rptr  <= '0;
     end else begin
       if (w_fire) wptr <= next(wptr);
       if (r_fire) rptr <= next(rptr);
       count <= count + CW'(w_fire) - CW'(r_fire);
+      if (w_fire && !r_fire) full <= count == CW'(DEPTH - 1);
+      else if (r_fire && !w_fire) full <= 1'b0;
     end
   end
 
@@ -57,24 +61,33 @@ module inrarch_fifo #(
     // RAM, read synchronously: the read port registers the head, addressed one cycle
     // ahead (the next head when this cycle reads), so a beat is readable two cycles after
     // its write. `shown` counts the beats written two or more cycles ago, not yet read.
+    // The next head's address is a register too (rptr's successor), so the read address is
+    // one multiplexer on r_fire, not the successor's compare and increment.
     logic [WIDTH-1:0] mem[DEPTH];
     logic [CW-1:0] shown;
+    logic any;  // shown != 0, kept as a register so that r_valid is one
     logic w_fire_q;
     logic [WIDTH-1:0] head;
+    logic [AW-1:0] rnext;
     always_ff @(posedge clk) begin
       if (rst) begin
         shown <= '0;
+        any <= 1'b0;
         w_fire_q <= 1'b0;
+        rnext <= next('0);
       end else begin
         w_fire_q <= w_fire;
         shown <= shown + CW'(w_fire_q) - CW'(r_fire);
+        if (w_fire_q && !r_fire) any <= 1'b1;
+        else if (r_fire && !w_fire_q) any <= shown != CW'(1);
+        if (r_fire) rnext <= next(rnext);
       end
     end
     always_ff @(posedge clk) begin
       if (w_fire) mem[wptr] <= w_data;
-      head <= mem[r_fire ? next(rptr) : rptr];
+      head <= mem[r_fire ? rnext : rptr];
     end
-    assign r_valid = shown != '0;
+    assign r_valid = any;
     assign r_data  = head;
   end
 endmodule

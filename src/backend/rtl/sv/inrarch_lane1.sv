@@ -1,14 +1,19 @@
 // OP 3: neg, 4: relu, 5: step (scaled1<op, EA, EO>): the operator on the stored value in T
 // (-min saturates to max and sets ovf), then realigned into A and fit. neg and relu are
 // homogeneous (shift by EO - EA); step is invariant: T(1) or T(0), shifted by EO.
+// Pipelined (D = 4, src/dataflow/elementwise.def; the stages advance on `en`): the operand,
+// the operator's result, the fit's flags; y / ovf are the element of three fires ago.
 module inrarch_lane1 #(
     parameter int OP = 3,
     parameter int W  = 32,
     parameter int F  = 22,
     parameter int FA = 36,
     parameter int EA = 0,
-    parameter int EO = 0
+    parameter int EO = 0,
+    parameter int D  = 4   // the kernel's depth: the stages below, more of them delay y
 ) (
+    input  logic         clk,
+    input  logic         en,
     input  logic [W-1:0] a,
     output logic [W-1:0] y,
     output logic         ovf
@@ -20,14 +25,25 @@ module inrarch_lane1 #(
   localparam logic [W-1:0] MIN = {1'b1, {(W - 1) {1'b0}}};
   localparam logic [W-1:0] MAX = {1'b0, {(W - 1) {1'b1}}};
   localparam logic [W-1:0] ONE = W'(1) << F;
+  localparam int LO = FA - F + W - 1;  // inrarch_fit's lowest sign bit
+  logic [W-1:0] a1;  // stage 1: the operand
+  always_ff @(posedge clk) if (en) a1 <= a;
   logic pos, min;
   logic [W-1:0] n;  // the operator's result in T
+  assign pos = !a1[W-1] && a1 != '0;
+  assign min = OP == OP_NEG && a1 == MIN;  // -min does not fit
+  assign n = OP == OP_NEG ? (min ? MAX : -a1) : OP == OP_RELU ? (pos ? a1 : '0) : (pos ? ONE : '0);
+  logic [W-1:0] n2;  // stage 2: the result in T and whether it saturated
+  logic min2;
+  always_ff @(posedge clk) if (en) {n2, min2} <= {n, min};
   logic [63:0] r;
-  logic f_ovf;
-  assign pos = !a[W-1] && a != '0;
-  assign min = OP == OP_NEG && a == MIN;  // -min does not fit
-  assign n = OP == OP_NEG ? (min ? MAX : -a) : OP == OP_RELU ? (pos ? a : '0) : (pos ? ONE : '0);
-  inrarch_shift #(.S((OP == OP_STEP ? EO : EO - EA) + FA - F)) u_shift (.x(64'($signed(n))), .y(r));
-  inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit (.x(r), .y(y), .ovf(f_ovf));
-  assign ovf = min || f_ovf;
+  logic f_hi, f_lo;
+  inrarch_shift #(.S((OP == OP_STEP ? EO : EO - EA) + FA - F)) u_shift (.x(64'($signed(n2))), .y(r));
+  inrarch_fit_flags #(.LO(LO)) u_flags (.x(r), .hi(f_hi), .lo(f_lo));
+  logic hi, lo, min3;  // stage 3: the fit's flags and the bits it keeps
+  logic [W-1:0] t;
+  always_ff @(posedge clk) if (en) {hi, lo, min3, t} <= {f_hi, f_lo, min2, r[LO:FA-F]};
+  initial if (D < 4) $fatal(1, "inrarch_lane1: depth %0d is below the lane's 4 stages", D);
+  inrarch_delay #(.WIDTH(W + 1), .N(D > 4 ? D - 4 : 0)) u_pad (
+      .clk, .en, .x({min3 || hi || lo, hi ? MAX : lo ? MIN : t}), .y({ovf, y}));
 endmodule

@@ -6,6 +6,15 @@
 // The emitter admits only types where A holds every T value and product exactly
 // (FA >= F, 64 - FA >= 2 (W - F) + 8), so the unscaled operators, which skip A, give the
 // same bits.
+//
+// Pipelined so that no stage holds more than a 33-bit carry chain or a few LUT levels
+// (docs/rtl.md, "Pipelined lanes"): the stages advance on `en`, and y / ovf are the
+// element of the beat that entered D - 1 fires ago, D being the op's depth column of
+// src/dataflow/elementwise.def (add, sub: 5; mul: 4 at W <= 18, else 7; mul in the
+// fabric: W + 3).
+//   add, sub  operands | low 32 bits of the sum | high 33 bits | the fit's flags | y
+//   mul       operands | the product (inrarch_mul_dsp: 1 or 4 stages) | the fit's flags | y
+//   fabric    operands | one shift-and-add row a stage (W) | the fit's flags | y
 
 // OP 0: add, 1: sub, 2: mul, 12: mul in the fabric (scaled2<op, EA, EB, EO>); div (11) is
 // inrarch_lane_div.
@@ -16,8 +25,11 @@ module inrarch_lane2 #(
     parameter int FA = 36,
     parameter int EA = 0,
     parameter int EB = 0,
-    parameter int EO = 0
+    parameter int EO = 0,
+    parameter int D  = 5   // the kernel's depth: the stages below, more of them delay y
 ) (
+    input  logic         clk,
+    input  logic         en,
     input  logic [W-1:0] a,
     input  logic [W-1:0] b,
     output logic [W-1:0] y,
@@ -27,34 +39,20 @@ module inrarch_lane2 #(
   /* verilator lint_off UNUSEDPARAM */
   localparam int OP_ADD = 0, OP_SUB = 1, OP_MUL = 2, OP_MUL_FABRIC = 12;
   /* verilator lint_on UNUSEDPARAM */
-  logic [63:0] r;  // the result in A, before fit()
+  localparam int LO = FA - F + W - 1;  // inrarch_fit's lowest sign bit
+  logic [W-1:0] a1, b1;  // stage 1: the operands
+  always_ff @(posedge clk) if (en) {a1, b1} <= {a, b};
+  logic [63:0] r;  // the result in A, before fit(), in the stage before the flags
   logic r_ovf;     // A itself saturated (op_add/op_sub's fit into A)
+  logic r_neg;     // and then the sign it saturated to
   if (OP == OP_MUL || OP == OP_MUL_FABRIC) begin : g_mul
     // The exact product (2F fraction bits) into A: A(a * b), then realigned.
     logic signed [63:0] p;
     logic [63:0] pa;
     if (OP == OP_MUL_FABRIC) begin : g_fabric
-      // Where the search moved the product out of the DSPs (op_mul_fabric): shift and add,
-      // which Yosys builds from LUTs and carry chains where it would map a `*` to DSP48E2s.
-      // Row i adds b[i]·a to the running high part s (W + 1 bits) and retires the sum's low
-      // bit as product bit i, so each row is a (W + 2)-bit adder, not a 64-bit one. b's
-      // sign bit weighs -2^(W-1): the last row subtracts. |s| < 2^W throughout.
-      logic signed [W:0] s;
-      logic signed [W+1:0] t;
-      logic [W-1:0] low;
-      always_comb begin
-        s = '0;
-        low = '0;
-        for (int i = 0; i < W; i = i + 1) begin
-          t = i == W - 1 ? (W + 2)'(s) - (b[i] ? (W + 2)'($signed(a)) : '0)
-                         : (W + 2)'(s) + (b[i] ? (W + 2)'($signed(a)) : '0);
-          low[i] = t[0];
-          s = t[W+1:1];
-        end
-        p = 64'($signed({s, low}));
-      end
+      inrarch_mul_rows #(.W(W)) u_rows (.clk, .en, .a(a1), .b(b1), .p);
     end else begin : g_dsp
-      assign p = 64'($signed(a)) * 64'($signed(b));
+      inrarch_mul_dsp #(.W(W)) u_dsp (.clk, .en, .a(a1), .b(b1), .p);
     end
     if (FA >= 2 * F) begin : g_up
       assign pa = p << (FA - 2 * F);
@@ -63,17 +61,47 @@ module inrarch_lane2 #(
     end
     inrarch_shift #(.S(EO - EA - EB)) u_shift (.x(pa), .y(r));
     assign r_ovf = 1'b0;
+    assign r_neg = 1'b0;
   end else begin : g_sum
-    // Both operands into A at the result's exponent, summed exactly, saturated to A.
-    logic [63:0] xa, xb;
-    logic signed [64:0] s;
-    inrarch_shift #(.S(EO - EA + FA - F)) u_a (.x(64'($signed(a))), .y(xa));
-    inrarch_shift #(.S(EO - EB + FA - F)) u_b (.x(64'($signed(b))), .y(xb));
-    assign s = OP == OP_SUB ? 65'($signed(xa)) - 65'($signed(xb)) : 65'($signed(xa)) + 65'($signed(xb));
+    // Both operands into A at the result's exponent, summed exactly (a 65-bit sum in two
+    // halves, x - y as x + ~y + 1), saturated to A.
+    logic [63:0] xa, xb, yb;
+    logic sub;
+    assign sub = OP == OP_SUB;
+    inrarch_shift #(.S(EO - EA + FA - F)) u_a (.x(64'($signed(a1))), .y(xa));
+    inrarch_shift #(.S(EO - EB + FA - F)) u_b (.x(64'($signed(b1))), .y(xb));
+    assign yb = sub ? ~xb : xb;
+    logic [32:0] low;      // stage 2: the low half with its carry,
+    logic [31:0] xh, yh;   // and the high halves
+    always_ff @(posedge clk)
+      if (en) begin
+        low <= {1'b0, xa[31:0]} + {1'b0, yb[31:0]} + 33'(sub);
+        {xh, yh} <= {xa[63:32], yb[63:32]};
+      end
+    logic [64:0] s;        // stage 3: the sum
+    always_ff @(posedge clk)
+      if (en) s <= {33'($signed(xh)) + 33'($signed(yh)) + 33'(low[32]), low[31:0]};
     assign r_ovf = s[64] != s[63];
-    assign r = !r_ovf ? s[63:0] : s[64] ? {1'b1, 63'b0} : {1'b0, {63{1'b1}}};
+    assign r_neg = s[64];
+    assign r = s[63:0];
   end
-  logic f_ovf;
-  inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit (.x(r), .y(y), .ovf(f_ovf));
-  assign ovf = r_ovf || f_ovf;
+  // The flags stage: a saturated A fits to T's bound of its sign (its shifted value is beyond
+  // every W-bit one), otherwise fit().
+  logic hi, lo, sat_a, neg_a;
+  logic [W-1:0] t;
+  logic f_hi, f_lo;
+  inrarch_fit_flags #(.LO(LO)) u_flags (.x(r), .hi(f_hi), .lo(f_lo));
+  always_ff @(posedge clk)
+    if (en) {hi, lo, sat_a, neg_a, t} <= {f_hi, f_lo, r_ovf, r_neg, r[LO:FA-F]};
+  localparam logic [W-1:0] MIN = {1'b1, {(W - 1) {1'b0}}};
+  localparam logic [W-1:0] MAX = {1'b0, {(W - 1) {1'b1}}};
+  // The lane's own depth (its stages and the result register); a kernel of a deeper D (a
+  // design lowered for wider elements than this W) delays the result by the difference.
+  localparam int OWN = OP == OP_MUL_FABRIC ? W + 3 : OP == OP_MUL ? (W <= 18 ? 4 : 7) : 5;
+  initial if (D < OWN) $fatal(1, "inrarch_lane2: depth %0d is below the lane's %0d stages", D, OWN);
+  logic [W-1:0] y0;
+  logic ovf0;
+  assign y0   = sat_a ? (neg_a ? MIN : MAX) : hi ? MAX : lo ? MIN : t;
+  assign ovf0 = sat_a || hi || lo;
+  inrarch_delay #(.WIDTH(W + 1), .N(D > OWN ? D - OWN : 0)) u_pad (.clk, .en, .x({ovf0, y0}), .y({ovf, y}));
 endmodule

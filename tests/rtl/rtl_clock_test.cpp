@@ -1,0 +1,80 @@
+// The stage budget of the pipelined kernels: every elementwise class and FIFO class of a
+// design, synthesized per class by Yosys and timed from its netlist (docs/rtl.md "Timing
+// estimate"), meets the U50's 300 MHz. Written against the one-step lanes, whose add
+// estimated 91-108 MHz and whose multiply in the fabric 20 (docs/rtl.md "Pipelined lanes"),
+// and the FIFOs whose ready and valid were compares of their counts (270 MHz); each of
+// those fails it.
+#include "rtl_test_util.h"
+
+#include "dataflow/attributes.h"
+
+namespace inrarch::rtl {
+namespace {
+
+namespace fs = std::filesystem;
+using ir::Op;
+
+// Every simple lane: add, sub, mul of two streams, add of a ROM operand, neg, relu, step.
+ir::Bundle simple_lanes() {
+  ir::Bundle b{ir::Graph("simple_lanes"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  const ir::NodeId x = g.input("x", {4, 8}), z = g.input("z", {4, 8});
+  g.add_output("add", g.binary(Op::Add, x, z));
+  g.add_output("sub", g.binary(Op::Sub, x, z));
+  g.add_output("mul", g.binary(Op::Mul, x, z));
+  g.add_output("bias", g.binary(Op::Add, x, g.param("w", {4, 8})));
+  g.add_output("neg", g.unary(Op::Neg, x));
+  g.add_output("relu", g.unary(Op::Relu, z));
+  g.add_output("step", g.unary(Op::Step, z));
+  hls::hls_test::fill_bundle(b, 7);
+  return b;
+}
+
+// Synthesizes the classes matching `classes` and expects each within the clock.
+void expect_every_class_meets_the_clock(const fs::path& rtl, const std::string& classes, size_t at_least) {
+  SynthOptions o;
+  o.classes = classes;
+  o.jobs = 2;
+  const nlohmann::json r = synthesize_classes(rtl, o);
+  const nlohmann::json& rows = r["timing"]["by_class"];
+  EXPECT_GE(rows.size(), at_least) << r.dump();
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.dump());
+    EXPECT_TRUE(row["uncosted"].empty());
+    EXPECT_TRUE(row["meets_clock"].get<bool>()) << row["class"] << ": " << row["est_fmax_mhz"] << " MHz";
+  }
+}
+
+TEST(RtlClock, SimpleLanesAndRamFifosMeetThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  dataflow::LowerOptions lo;
+  lo.block = 2;
+  rtl_test::Case c{simple_lanes(), dataflow::lower(simple_lanes().graph, lo), hls::hls_test::out_dir("rtl_clock")};
+  hls::hls_test::size_design(c.design);
+  std::vector<int64_t> depths = c.design.depths();
+  depths[0] = 40;  // one FIFO in RAM
+  c.design.set_depths(depths);
+  hls::HlsOptions ho;
+  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
+  // add, sub, mul, the ROM add, neg, relu, step; FIFOs of registers and of RAM.
+  expect_every_class_meets_the_clock(c.dir / "rtl", "inrarch_(ew|fifo)", 9);
+}
+
+// The multiply in the fabric: a shift-and-add row a stage, each starting at flip-flops.
+TEST(RtlClock, MultiplyInTheFabricMeetsThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("fabric_clock"), {}, {}, {}};
+  const ir::NodeId x = b.graph.input("x", {2, 4}), z = b.graph.input("z", {2, 4});
+  b.graph.add_output("y", b.graph.binary(Op::Mul, x, z));
+  hls::hls_test::fill_bundle(b, 3);
+  dataflow::LowerOptions lo;
+  lo.fabric_elementwise_mul = true;
+  rtl_test::Case c{b, dataflow::lower(b.graph, lo), hls::hls_test::out_dir("rtl_clock_fabric")};
+  hls::hls_test::size_design(c.design);
+  hls::HlsOptions ho;
+  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
+  expect_every_class_meets_the_clock(c.dir / "rtl", "ew2 OP=12", 1);
+}
+
+}  // namespace
+}  // namespace inrarch::rtl

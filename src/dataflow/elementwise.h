@@ -40,9 +40,25 @@ constexpr int64_t sqrt_depth(int64_t w) { return 1 + w / 2; }
 // A product on DSP48E2s (inrarch_mul_dsp): one stage up to 18 bits (one DSP); wider, the
 // 27 x 18 tiles' products, their middle sum and the final sum's two halves.
 constexpr int64_t mul_dsp_depth(int64_t w) { return w <= 18 ? 1 : 4; }
-// A multiply in the fabric (kMulInFabric): the operands, one shift-and-add row a stage (w),
-// the fit's flags, the result register.
-constexpr int64_t mul_fabric_depth(int64_t w) { return w + 3; }
+// A multiply in the fabric (kMulInFabric; inrarch_mul_tree): the operands, a binary tree
+// of adders over the w partial products (b sign-extended to an even count, padded to a
+// power of two), one level a stage, two where its adder is wider than a stage holds (32 bits
+// at level 1, which also forms the partial products; 40 above), then the fit's flags and the
+// result register. 11 at 32 bits, 7 at 16.
+constexpr int64_t mul_fabric_levels(int64_t w) {
+  int64_t levels = 0;
+  while ((int64_t{1} << levels) < w + w % 2) ++levels;
+  return levels;
+}
+// The width of level k's adders (k = 1 … levels): the operands' high part, w + 2^(k-1) + 1.
+constexpr int64_t mul_fabric_adder_bits(int64_t w, int64_t k) { return w + (int64_t{1} << (k - 1)) + 1; }
+constexpr bool mul_fabric_level_split(int64_t w, int64_t k) { return mul_fabric_adder_bits(w, k) > (k == 1 ? 32 : 40); }
+constexpr int64_t mul_fabric_depth(int64_t w) {
+  int64_t stages = 3;
+  for (int64_t k = 1; k <= mul_fabric_levels(w); ++k) stages += mul_fabric_level_split(w, k) ? 2 : 1;
+  return stages;
+}
+static_assert(mul_fabric_depth(32) == 11 && mul_fabric_depth(16) == 7 && mul_fabric_depth(2) == 4);
 
 // The pipeline depth of an elementwise op's kernel at `bits`-bit elements (elementwise.def's
 // depth column; schedule.h): step i reads beat i and writes beat i - depth.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "dataflow/elementwise.h"
 #include "dataflow/resources.h"
 #include "dataflow/resources_detail.h"
 #include "support/error.h"
@@ -63,16 +64,26 @@ int64_t dsp_per_multiply(const Arith& a) {
 }
 
 int64_t fabric_multiply_luts(const Arith& a) {
-  // Fixed point: the RTL's W shift-and-add rows (inrarch_mul_rows), each a (W + 2)-bit adder
-  // and the next row's partial product, 2W^2 + W LUTs, fitted to Yosys at 16 and 32 bits
-  // (docs/rtl.md, "Pipelined lanes"); Vitis's fabric fmul/dmul cores otherwise (uncalibrated).
-  if (a.kind == Arith::Fixed) return 2 * a.bits * a.bits + a.bits;
+  // Fixed point: the RTL's tree of adders (inrarch_mul_tree), a LUT a bit of each, and the
+  // lane's fit, 9W^2/8 + 8W, fitted to Yosys at 16 and 32 bits (within 3 %; 24 bits: 0.89;
+  // docs/rtl.md, "Pipelined lanes"); Vitis's fabric fmul/dmul cores otherwise (uncalibrated).
+  if (a.kind == Arith::Fixed) return 9 * a.bits * a.bits / 8 + 8 * a.bits;
   return a.kind == Arith::Float ? 700 : 2600;
 }
 
-// The flip-flops of those rows: each stage holds the high part, the product bits so far,
-// the operands and a partial product, 3W^2 (fitted as the LUTs are).
-int64_t fabric_multiply_ffs(const Arith& a) { return a.kind == Arith::Fixed ? 3 * a.bits * a.bits : 2 * a.bits; }
+// The flip-flops of that tree, node by node (those holding a partial product; a level of two
+// stages also holds its low sum and its operands' high parts), and 2W + 4 of the lane's.
+int64_t fabric_multiply_ffs(const Arith& a) {
+  if (a.kind != Arith::Fixed) return 2 * a.bits;
+  const int64_t w = a.bits, rows = w + w % 2;
+  int64_t ffs = 2 * w + 4;
+  for (int64_t k = 1; k <= mul_fabric_levels(w); ++k) {
+    const int64_t h = int64_t{1} << (k - 1), ni = mul_fabric_adder_bits(w, k), c = ni / 2;
+    const int64_t nodes = (rows + 2 * h - 1) / (2 * h);
+    ffs += nodes * (mul_fabric_level_split(w, k) ? (c + 1) + 3 * (ni - c) + c + 2 * h : ni + h);
+  }
+  return ffs;
+}
 
 // The LUTs of a product on DSP48E2s besides them: the sums of the tiles' partial products
 // (inrarch_mul_dsp), 59/2 a tile and 29, none for one tile (fitted as the lanes are).

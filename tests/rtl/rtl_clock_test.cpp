@@ -60,7 +60,7 @@ TEST(RtlClock, SimpleLanesAndRamFifosMeetThreeHundredMegahertz) {
   expect_every_class_meets_the_clock(c.dir / "rtl", "inrarch_(ew|fifo)", 9);
 }
 
-// The multiply in the fabric: a shift-and-add row a stage, each starting at flip-flops.
+// The multiply in the fabric: a tree of adders a level a stage, each starting at flip-flops.
 TEST(RtlClock, MultiplyInTheFabricMeetsThreeHundredMegahertz) {
   INRARCH_NEED_TOOL("yosys");
   ir::Bundle b{ir::Graph("fabric_clock"), {}, {}, {}};

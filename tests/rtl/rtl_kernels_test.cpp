@@ -229,24 +229,50 @@ TEST(RtlKernels, FabricProductsAreBitExactAndTakeNoDsp) {
   }
 }
 
+// (x * z) * w: a product of two streams and one of a ROM operand, filled from `seed`.
+ir::Bundle two_products(const std::string& name, unsigned seed) {
+  ir::Bundle b{ir::Graph(name), {}, {}, {}};
+  ir::NodeId x = b.graph.input("x", {4, 6}), z = b.graph.input("z", {4, 6});
+  b.graph.add_output("y", b.graph.binary(Op::Mul, b.graph.binary(Op::Mul, x, z), b.graph.param("w", {4, 6})));
+  hls::hls_test::fill_bundle(b, seed);
+  return b;
+}
+
+// b's RTL at each number type, lowered by lo for 32-bit elements: its products' kernels
+// `depth` steps deep, bit-exact under random stalls and cycle-exact without.
+void expect_products_exact_at(const ir::Bundle& b, const dataflow::LowerOptions& lo, std::vector<std::string> types,
+                              int depth) {
+  for (const std::string& type : types) {
+    SCOPED_TRACE(type);
+    hls::HlsOptions ho;
+    ho.type = hls::parse_number_type(type);
+    rtl_test::Case c = rtl_test::emit_case(b, b.graph.name() + "_" + type.substr(6, 2), lo, ho);
+    EXPECT_NE(hls::hls_test::read_file(c.dir / "rtl" / "inrarch_top.sv").find(".D(" + std::to_string(depth) + ")"), std::string::npos);
+    rtl_test::expect_exact(c);
+  }
+}
+
+// Products in the fabric at the tree's shapes (inrarch_mul_tree): fixed<32,10> with its
+// levels 1, 4 and 5 in two stages (11 steps, the kernel's), fixed<24,10> with only the last
+// (9 steps), fixed<13,5>, whose sign row pads b to 14 bits and the rows to 16, in one stage
+// each (7). The design is lowered for 32-bit elements, so the narrower trees pad their
+// product to the kernel's 11. Bit-exact under stalls, and cycle-exact.
+TEST(RtlKernels, FabricProductsAtEveryTreeShape) {
+  INRARCH_NEED_TOOL("verilator");
+  dataflow::LowerOptions lo;
+  lo.fabric_elementwise_mul = true;
+  expect_products_exact_at(two_products("fabric_trees", 13), lo, {"fixed<32,10>", "fixed<24,10>", "fixed<13,5>"}, 11);
+}
+
 // Products on DSPs at each split of inrarch_mul_dsp: 4 tiles at fixed<32,10>, 2 at
 // fixed<24,10>, one at fixed<16,6>. The design is lowered for 32-bit elements, so the 16-bit
 // lane (4 steps deep) pads its result to the kernel's 7. Bit-exact under stalls, and
 // cycle-exact, with a product of two streams and one of a ROM operand.
 TEST(RtlKernels, ProductsAtEveryDspSplit) {
   INRARCH_NEED_TOOL("verilator");
-  ir::Bundle b{ir::Graph("dsp_splits"), {}, {}, {}};
-  ir::NodeId x = b.graph.input("x", {4, 6}), z = b.graph.input("z", {4, 6});
-  b.graph.add_output("y", b.graph.binary(Op::Mul, b.graph.binary(Op::Mul, x, z), b.graph.param("w", {4, 6})));
-  hls::hls_test::fill_bundle(b, 9);
-  for (const char* type : {"fixed<32,10>", "fixed<24,10>", "fixed<16,6>"}) {
-    SCOPED_TRACE(type);
-    hls::HlsOptions ho;
-    ho.type = hls::parse_number_type(type);
-    rtl_test::Case c = rtl_test::emit_case(b, std::string("dsp_splits_") + type[6] + type[7], 2, ho);
-    EXPECT_NE(hls::hls_test::read_file(c.dir / "rtl" / "inrarch_top.sv").find(".D(7)"), std::string::npos);
-    rtl_test::expect_exact(c);
-  }
+  dataflow::LowerOptions lo;
+  lo.block = 2;
+  expect_products_exact_at(two_products("dsp_splits", 9), lo, {"fixed<32,10>", "fixed<24,10>", "fixed<16,6>"}, 7);
 }
 
 // A custom process (an explicit step list, as the dataflow tests build by hand) has no

@@ -34,17 +34,22 @@ struct Case {
   fs::path dir;
 };
 
-inline Case emit_case(ir::Bundle b, const std::string& name, int64_t block = 1, const hls::HlsOptions& ho = {},
-                      int64_t mm_par = 1) {
-  dataflow::LowerOptions lo;
-  lo.block = block;
-  lo.mm_par = mm_par;
+inline Case emit_case(ir::Bundle b, const std::string& name, const dataflow::LowerOptions& lo,
+                      const hls::HlsOptions& ho = {}) {
   Case c{std::move(b), {}, hls::hls_test::out_dir("rtl_" + name)};
   c.design = dataflow::lower(c.bundle.graph, lo);
   hls::hls_test::size_design(c.design);
   hls::emit_hls(c.design, c.bundle, ho, c.dir / "hls");
   emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
   return c;
+}
+
+inline Case emit_case(ir::Bundle b, const std::string& name, int64_t block = 1, const hls::HlsOptions& ho = {},
+                      int64_t mm_par = 1) {
+  dataflow::LowerOptions lo;
+  lo.block = block;
+  lo.mm_par = mm_par;
+  return emit_case(std::move(b), name, lo, ho);
 }
 
 // Runs c's RTL under random stalls (lint too) and without: bit-exact and following the

@@ -11,10 +11,11 @@
 // (docs/rtl.md, "Pipelined lanes"): the stages advance on `en`, and y / ovf are the
 // element of the beat that entered D - 1 fires ago, D being the op's depth column of
 // src/dataflow/elementwise.def (add, sub: 5; mul: 4 at W <= 18, else 7; mul in the
-// fabric: W + 3).
+// fabric: mul_fabric_depth, 11 at 32 bits, 7 at 16).
 //   add, sub  operands | low 32 bits of the sum | high 33 bits | the fit's flags | y
 //   mul       operands | the product (inrarch_mul_dsp: 1 or 4 stages) | the fit's flags | y
-//   fabric    operands | one shift-and-add row a stage (W) | the fit's flags | y
+//   fabric    operands | a tree of adders over the partial products (inrarch_mul_tree) |
+//             the fit's flags | y
 
 // OP 0: add, 1: sub, 2: mul, 12: mul in the fabric (scaled2<op, EA, EB, EO>); div (11) is
 // inrarch_lane_div.
@@ -50,7 +51,7 @@ module inrarch_lane2 #(
     logic signed [63:0] p;
     logic [63:0] pa;
     if (OP == OP_MUL_FABRIC) begin : g_fabric
-      inrarch_mul_rows #(.W(W)) u_rows (.clk, .en, .a(a1), .b(b1), .p);
+      inrarch_mul_tree #(.W(W), .D(D - 3)) u_tree (.clk, .en, .a(a1), .b(b1), .p);
     end else begin : g_dsp
       inrarch_mul_dsp #(.W(W)) u_dsp (.clk, .en, .a(a1), .b(b1), .p);
     end
@@ -97,7 +98,7 @@ module inrarch_lane2 #(
   localparam logic [W-1:0] MAX = {1'b0, {(W - 1) {1'b1}}};
   // The lane's own depth (its stages and the result register); a kernel of a deeper D (a
   // design lowered for wider elements than this W) delays the result by the difference.
-  localparam int OWN = OP == OP_MUL_FABRIC ? W + 3 : OP == OP_MUL ? (W <= 18 ? 4 : 7) : 5;
+  localparam int OWN = OP == OP_MUL_FABRIC ? D : OP == OP_MUL ? (W <= 18 ? 4 : 7) : 5;
   initial if (D < OWN) $fatal(1, "inrarch_lane2: depth %0d is below the lane's %0d stages", D, OWN);
   logic [W-1:0] y0;
   logic ovf0;

@@ -27,11 +27,12 @@ int64_t sqrt_luts(int64_t w) { return (3 * w * w + 13 * w) / 2; }
 int64_t sqrt_ffs(int64_t w) { return w * w * 9 / 5; }
 int64_t div_luts(int64_t w) { return 35 * w * w / 16 + 26 * w; }
 int64_t div_ffs(int64_t w) { return 2 * w * w + w; }
-// The pipelined sine-table lane (inrarch_lane_sin, its table in a block RAM), the same way:
-// 675 LUT, 157 FF at w = 32; 470 LUT, 140 FF at w = 16. Yosys gives it 12 and 8 DSP48E2
-// (its 27 x 18 tiling of the two products), the model the fewer of tdsp (8 and 5).
-int64_t sine_luts(int64_t w) { return 13 * w + 262; }
-int64_t sine_ffs(int64_t w) { return w + 123; }
+// The pipelined sine-table lane (inrarch_lane_sin, its table in a block RAM), the lane module
+// alone in Yosys: 746 LUT, 1,121 FF at w = 32; 603 LUT, 858 FF at w = 16; 8 and 5 DSP48E2,
+// tdsp's tiles exactly, and one RAMB36E2. Most of it does not scale with w: the phase's
+// carry-save vectors are F + 66 bits, the interpolation's 56.
+int64_t sine_luts(int64_t w) { return 9 * w + 458; }
+int64_t sine_ffs(int64_t w) { return 16 * w + 602; }
 // The pipelined exp2/log1p-table lanes (inrarch_lane_explog), likewise, one 4-lane class of
 // each at fixed<32,10> and fixed<16,6> (docs/rtl.md "Pipelined lanes"): exp 1,140 / 752 LUT,
 // 371 / 354 FF; log 888 / 582 LUT, the same FF; tanh, its 32-stage divider included,

@@ -26,12 +26,12 @@ std::string run(const std::string& args, int* rc) {
   return out;
 }
 
-// The paper's Fig. 5 graph with 12 elements (more than the 9 its depth-2 FIFOs and cos's
+// The paper's Fig. 5 graph with 25 elements (more than the 22 its depth-2 FIFOs and cos's
 // pipeline hold: paper_examples_test.cpp).
 std::string fig5_file() {
   ir::Graph g;
-  ir::NodeId x = g.input("x", {12, 1});
-  ir::NodeId m = g.mm(g.param("w", {12, 12}), x);
+  ir::NodeId x = g.input("x", {25, 1});
+  ir::NodeId m = g.mm(g.param("w", {25, 25}), x);
   g.add_output("y", g.binary(ir::Op::Mul, m, g.unary(ir::Op::Cos, x)));
   auto path = std::filesystem::temp_directory_path() / ("inrarch_analyze_fig5_" + std::to_string(::getpid()) + ".ir");
   std::ofstream(path) << ir::print_text(g);
@@ -51,7 +51,7 @@ TEST(AnalyzeCli, DeadlockJsonAndFix) {
   EXPECT_FALSE(j["analysis"]["deadlock_free"].get<bool>());
 
   auto depths = std::filesystem::temp_directory_path() / ("inrarch_analyze_fig5_depths_" + std::to_string(::getpid()) + ".json");
-  std::ofstream(depths) << R"({"s_copy_in_x__cos_3": 5})";  // n - 7
+  std::ofstream(depths) << R"({"s_copy_in_x__cos_3": 5})";  // n - 20
   j = nlohmann::json::parse(run("analyze " + file + " --json --depths " + depths.string(), &rc));
   EXPECT_EQ(rc, 0);
   EXPECT_FALSE(j["deadlock"].get<bool>());

@@ -66,7 +66,7 @@ TEST(Schedule, ElementwiseIsThreeRunsAtAnySize) {
   Design d = lower(g);
   Program p = schedule(d, 1);
   EXPECT_EQ(p.runs.size(), 3u);
-  EXPECT_EQ(p.steps(), 64 * 256 + 5);  // cos: a pipeline of 5 steps (elementwise.def)
+  EXPECT_EQ(p.steps(), 64 * 256 + 18);  // cos: a pipeline of 18 steps (elementwise.def)
   EXPECT_EQ(p.fifo_ops(), 2 * 64 * 256);
 }
 

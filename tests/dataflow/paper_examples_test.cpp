@@ -73,22 +73,23 @@ Design fig5(int64_t n) {
   return lower(g);
 }
 
-// With every FIFO at depth 2: cos (a pipeline of L = 5 steps, elementwise.def) writes its
-// output #0 and #1, then blocks at step 7 writing #2 (mul waits for mm); it has read its
-// input #0..#6; copy can then write x #0..#8 to both branches and blocks on cos's input #9.
-// mm gets 9 elements: more than 9 deadlock. (With a one-step cos, as in the paper, 5.)
-TEST(PaperFig5, DeadlocksAtDepthTwoForMoreThanNineElements) {
-  for (int64_t n = 2; n <= 13; ++n) {
+// With every FIFO at depth 2: cos (a pipeline of L = 18 steps, elementwise.def) writes its
+// output #0 and #1, then blocks at step 20 writing #2 (mul waits for mm); it has read its
+// input #0..#19; copy can then write x #0..#21 to both branches and blocks on cos's input
+// #22. mm gets 22 elements: more than 22 deadlock (L + 4; with a one-step cos, as in the
+// paper, 5).
+TEST(PaperFig5, DeadlocksAtDepthTwoForMoreThanTwentyTwoElements) {
+  for (int64_t n = 2; n <= 26; ++n) {
     Design d = fig5(n);
     EventGraph eg(d);
     Resolution r = eg.resolve(d.depths());
-    EXPECT_EQ(r.deadlock, n > 9) << "n = " << n;
-    EXPECT_EQ(simulate(d, schedule_all(d), d.depths()).deadlock, n > 9);
+    EXPECT_EQ(r.deadlock, n > 22) << "n = " << n;
+    EXPECT_EQ(simulate(d, schedule_all(d), d.depths()).deadlock, n > 22);
   }
 }
 
 TEST(PaperFig5, CycleAndCosBranchDeepening) {
-  const int64_t n = 12;
+  const int64_t n = 25;
   Design d = fig5(n);
   ASSERT_EQ(d.processes.size(), 6u);
   StreamId cos_in = d.find_stream("s_copy_in_x__cos_3");
@@ -102,14 +103,14 @@ TEST(PaperFig5, CycleAndCosBranchDeepening) {
   ASSERT_EQ(r.deepen.size(), 2u);
   for (const auto& dp : r.deepen) {
     EXPECT_TRUE(dp.stream == cos_in || dp.stream == cos_out);
-    EXPECT_EQ(dp.min_depth, 3);  // copy: write #9, 7 read; cos: write #2, 0 read
+    EXPECT_EQ(dp.min_depth, 3);  // copy: write #22, 20 read; cos: write #2, 0 read
   }
-  // Either cos FIFO alone fixes it at n - 7 (the cos branch then holds n - 7 + 2 + 5 = n).
+  // Either cos FIFO alone fixes it at n - 20 (the cos branch then holds n - 20 + 2 + 18 = n).
   for (StreamId s : {cos_in, cos_out}) {
     std::vector<int64_t> depths = d.depths();
-    depths[s] = n - 7;
+    depths[s] = n - 20;
     EXPECT_FALSE(eg.resolve(depths).deadlock);
-    depths[s] = n - 8;
+    depths[s] = n - 21;
     EXPECT_TRUE(eg.resolve(depths).deadlock);
   }
   std::vector<int64_t> depths = d.depths();

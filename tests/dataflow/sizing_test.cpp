@@ -142,7 +142,7 @@ TEST_P(InspAgreement, EventGraphEqualsSimulator) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Insp, InspAgreement,
-                         ::testing::Values(std::make_tuple(1, 4, 4), std::make_tuple(2, 2, 4),
+                         ::testing::Values(std::make_tuple(1, 8, 4), std::make_tuple(2, 2, 4),
                                            std::make_tuple(1, 4, 16), std::make_tuple(2, 3, 8)));
 
 // The mirrored graph's times are tail + 1: its latency equals the original's.

@@ -22,7 +22,7 @@ ir::Bundle fig5_bundle(int64_t n) {
 }
 
 TEST(HlsThreaded, Fig5DeadlockIsReportedAtDepth2) {
-  ir::Bundle b = fig5_bundle(12);  // more than the 9 beats the depth-2 cos branch holds
+  ir::Bundle b = fig5_bundle(25);  // more than the 22 beats the depth-2 cos branch holds
   dataflow::Design d = dataflow::lower(b.graph);  // every depth 2
   HlsOptions opt;
   fs::path dir = out_dir("fig5_depth2");
@@ -43,7 +43,7 @@ TEST(HlsThreaded, Fig5DeadlockIsReportedAtDepth2) {
 }
 
 TEST(HlsThreaded, Fig5CompletesAtSizedDepths) {
-  ir::Bundle b = fig5_bundle(12);  // more than the 9 beats the depth-2 cos branch holds
+  ir::Bundle b = fig5_bundle(25);  // more than the 22 beats the depth-2 cos branch holds
   dataflow::Design d = dataflow::lower(b.graph);
   hls_test::size_design(d);
   HlsOptions opt;

@@ -34,8 +34,8 @@ ir::Graph small_insp(int64_t batch) {
 // The paper's Fig. 5 graph: x feeds mm (whose B operand it is, buffered whole) and cos.
 ir::Graph fig5() {
   ir::Graph g("fig5");
-  ir::NodeId x = g.input("x", {12, 1});  // at depth 2 more than 9 elements deadlock
-  ir::NodeId m = g.mm(g.param("w", {12, 12}), x);
+  ir::NodeId x = g.input("x", {25, 1});  // at depth 2 more than 22 elements deadlock
+  ir::NodeId m = g.mm(g.param("w", {25, 25}), x);
   g.add_output("y", g.binary(ir::Op::Mul, m, g.unary(ir::Op::Cos, x)));
   return g;
 }

@@ -140,8 +140,8 @@ TEST(ReportBrowser, Fig5Deadlock) {
   SKIP_WITHOUT_BROWSER();
   const fs::path work = scratch("fig5");
   ir::Graph g("fig5");  // x feeds mm (as its B operand, buffered whole) and cos; mul joins them
-  const ir::NodeId x = g.input("x", {12, 1});  // more than the 9 its depth-2 branch holds
-  g.add_output("y", g.binary(ir::Op::Mul, g.mm(g.param("w", {12, 12}), x), g.unary(ir::Op::Cos, x)));
+  const ir::NodeId x = g.input("x", {25, 1});  // more than the 22 its depth-2 branch holds
+  g.add_output("y", g.binary(ir::Op::Mul, g.mm(g.param("w", {25, 25}), x), g.unary(ir::Op::Cos, x)));
   std::ofstream(work / "fig5.ir") << ir::print_text(g);
   const auto r = test::run_cli("analyze " + (work / "fig5.ir").string() + " --depths all=2 --report " +
                                (work / "fig5.html").string());

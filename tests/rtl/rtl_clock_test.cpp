@@ -30,8 +30,11 @@ ir::Bundle simple_lanes() {
   return b;
 }
 
-// Synthesizes the classes matching `classes` and expects each within the clock.
-void expect_every_class_meets_the_clock(const fs::path& rtl, const std::string& classes, size_t at_least) {
+// Synthesizes the classes matching `classes` and expects each within the clock, every cell
+// on its paths costed but a block RAM of kind `uncosted_bram` (RAMB36E2, say), whose
+// clock-to-out Yosys ships no figure for: a lane that reads one registers its output.
+void expect_every_class_meets_the_clock(const fs::path& rtl, const std::string& classes, size_t at_least,
+                                        const std::string& uncosted_bram = "") {
   SynthOptions o;
   o.classes = classes;
   o.jobs = 2;
@@ -40,7 +43,8 @@ void expect_every_class_meets_the_clock(const fs::path& rtl, const std::string& 
   EXPECT_GE(rows.size(), at_least) << r.dump();
   for (const auto& row : rows) {
     SCOPED_TRACE(row.dump());
-    EXPECT_TRUE(row["uncosted"].empty());
+    for (const auto& note : row["uncosted"])
+      EXPECT_TRUE(!uncosted_bram.empty() && note.get<std::string>().rfind(uncosted_bram + ":", 0) == 0) << note;
     EXPECT_TRUE(row["meets_clock"].get<bool>()) << row["class"] << ": " << row["est_fmax_mhz"] << " MHz";
   }
 }
@@ -74,6 +78,23 @@ TEST(RtlClock, MultiplyInTheFabricMeetsThreeHundredMegahertz) {
   hls::HlsOptions ho;
   emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
   expect_every_class_meets_the_clock(c.dir / "rtl", "ew2 OP=12", 1);
+}
+
+// The sine and cosine lanes: the phase's 27 x 18 tiles, carry-save levels and split sums, the
+// table read from a block RAM, the interpolation's tiles and sum, a stage each (one stage of
+// 64-bit products and sums, 89-93 MHz, before).
+TEST(RtlClock, SineAndCosineLanesMeetThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("sine_clock"), {}, {}, {}};
+  const ir::NodeId x = b.graph.input("x", {2, 4});
+  b.graph.add_output("s", b.graph.unary(Op::Sin, x));
+  b.graph.add_output("c", b.graph.unary(Op::Cos, x));
+  hls::hls_test::fill_bundle(b, 5);
+  rtl_test::Case c{b, dataflow::lower(b.graph), hls::hls_test::out_dir("rtl_clock_sine")};
+  hls::hls_test::size_design(c.design);
+  hls::HlsOptions ho;
+  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
+  expect_every_class_meets_the_clock(c.dir / "rtl", "ew1 OP=[67]", 2, "RAMB36E2");
 }
 
 }  // namespace

@@ -81,8 +81,8 @@ TEST(RtlMmRomASaturation, StickyFlagAsTheHlsKernel) {
 }
 
 // The paper's Fig. 5: x feeds mm (W · x reads all of x before it writes) and cos; mul joins
-// them. With 12 elements at depth 2 the event graph deadlocks (the copy cannot write cos's
-// full FIFO, so mm never gets the rest of x).
+// them. With 25 elements at depth 2 the event graph deadlocks (the copy cannot write cos's
+// full FIFO, so mm never gets the rest of x; the 18-step cos holds 22 of them).
 ir::Bundle fig5(int64_t n) {
   ir::Bundle b{ir::Graph("fig5"), {}, {}, {}};
   ir::Graph& g = b.graph;
@@ -94,9 +94,9 @@ ir::Bundle fig5(int64_t n) {
 
 TEST(RtlFig5, HangsAtDepthTwoAndCompletesAtTheSizedDepths) {
   INRARCH_NEED_TOOL("verilator");
-  rtl_test::expect_hang_at_depth_two(fig5(12), "fig5");
+  rtl_test::expect_hang_at_depth_two(fig5(25), "fig5");
 
-  rtl_test::Case sized = rtl_test::emit_case(fig5(12), "fig5_sized");
+  rtl_test::Case sized = rtl_test::emit_case(fig5(25), "fig5_sized");
   EXPECT_FALSE(dataflow::EventGraph(sized.design).resolve(sized.design.depths()).deadlock);
   RtlRunOptions ro;
   ro.lint = false;

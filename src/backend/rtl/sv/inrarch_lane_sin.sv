@@ -6,12 +6,23 @@
 // the low 20 interpolate; the result, exact with 51 fraction bits, floors into T; then A,
 // a shift by EO, and fit.
 //
-// Pipelined (docs/rtl.md, "Pipelined lanes"): the kernel's depth D (elementwise.def) leaves
-// D - 1 register stages to the lane, taking their input on `en`; the four cuts are after the
-// input fit, after the phase product, the table read (registered: a block-RAM read) and the
-// interpolation, the output shift and fit following the last. D = 5 registers every cut;
-// a smaller D leaves the later cuts as wires (D = 1: combinational, the table read
-// asynchronously), a larger one adds the rest after the interpolation.
+// Pipelined for 300 MHz (docs/rtl.md, "Pipelined lanes"): 17 register stages on `en`, each
+// at most a DSP48E2's multiply, two carry-save levels or a 33-bit carry chain; y and ovf are
+// those of the operand of 17 fires ago, and the kernel's result register makes D = 18
+// (elementwise.def). A deeper D delays the result by the difference.
+//    1 operand           2 the input fit's flags    3 x, its true value in T
+//    4 x · K's 27 x 18 tiles (6 DSPs; 3 at W <= 18), K = round(2^65/π) in 26-bit chunks
+//    5 two carry-save levels over the tiles   6 the third: two vectors
+//    7 their sum's low bits' carry, in two halves (each for both carries in), and the
+//      32 phase bits for both carries      8 the phase, and a quarter turn for cos
+//    9 the quadrant folded: the table index, the next one and the interpolation bits
+//   10 the two entries (a block RAM's registered read)   11 entry 1024, 1.0, where indexed
+//   12 the slope y1 - y0 and y0, negated in the lower half-turn
+//   13 the slope times the interpolation bits (2 DSPs)   14 one carry-save level
+//   15 the sum's low 28 bits and carry   16 the rest: ±(y0 · 2^20 + slope)
+//   17 the output fit's flags, on the value floored into T and shifted by EO
+// Bits that only pass on are registers marked `keep`: as chains of plain flip-flops Yosys
+// would make shift-register LUTs of them, and an adder fed by one starts 1.2 ns late.
 module inrarch_lane_sin #(
     parameter int OP = 6,
     parameter int W  = 32,
@@ -19,7 +30,7 @@ module inrarch_lane_sin #(
     parameter int FA = 36,
     parameter int EA = 0,
     parameter int EO = 0,
-    parameter int D  = 1,
+    parameter int D  = 18,
     parameter TABLE  = "inrarch_sin_rom.hex"
 ) (
     input  logic         clk,
@@ -32,80 +43,157 @@ module inrarch_lane_sin #(
   /* verilator lint_off UNUSEDPARAM */
   localparam int OP_SIN = 6, OP_COS = 7;
   /* verilator lint_on UNUSEDPARAM */
+  localparam int OWN = 18;
+  initial if (D < OWN) $fatal(1, "inrarch_lane_sin: depth %0d is below the lane's %0d stages", D, OWN);
+  localparam logic [63:0] K = 64'hA2F9836E4E44152A;  // round(2^65 / π)
+  localparam logic [31:0] LAST = 32'h8000_0000;       // entry 1024, sin(π/2) = 1.0 in Q1.31
+  localparam int PW = F + 66;                          // the product bits the phase needs
+  localparam int LB = F + 34;                          // the phase's lowest bit in it
+
+  // 1-3: the operand, its true value in T.
+  logic [W-1:0] a1, x;
+  logic [63:0] xa;
+  logic [W-1:0] x0;
+  logic ovf_in, ovf3;
+  always_ff @(posedge clk) if (en) a1 <= a;
+  inrarch_shift #(.S(FA - F - EA)) u_in (.x(64'($signed(a1))), .y(xa));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_in (.clk, .en, .x(xa), .y(x0), .ovf(ovf_in));
+  always_ff @(posedge clk) if (en) {ovf3, x} <= {ovf_in, x0};
+
+  // 4: the tiles x_i · K_j, aligned into PW-bit terms (mod 2^PW, as the phase needs).
+  logic [PW-1:0] term[6];
+  for (genvar j = 0; j < 3; j = j + 1) begin : g_k
+    localparam int KB = j < 2 ? 26 : 12;
+    localparam logic [25:0] KJ = 26'(K >> (26 * j));
+    if (W <= 18) begin : g_one
+      logic signed [W+26:0] t;
+      always_ff @(posedge clk) if (en) t <= $signed(x) * $signed({1'b0, KJ[KB-1:0]});
+      assign term[j] = PW'(t) << (26 * j);
+      assign term[j+3] = '0;
+    end else begin : g_two
+      logic [42:0] t_lo;             // x[16:0] · K_j, unsigned
+      logic signed [W+9:0] t_hi;     // x[W-1:17] · K_j
+      always_ff @(posedge clk)
+        if (en) begin
+          t_lo <= 43'({1'b0, x[16:0]} * {1'b0, KJ[KB-1:0]});
+          t_hi <= $signed(x[W-1:17]) * $signed({1'b0, KJ[KB-1:0]});
+        end
+      assign term[j] = PW'(t_lo) << (26 * j);
+      assign term[j+3] = PW'(t_hi) << (26 * j + 17);
+    end
+  end
+  logic [13:0] ovf_d;  // the input's overflow flag, stage by stage from 4
+  always_ff @(posedge clk) if (en) ovf_d <= {ovf_d[12:0], ovf3};
+
+  // 5-6: carry-save levels: 6 terms to 4, 4 to 3 (registered), 3 to 2 (registered).
+  function automatic logic [2*PW-1:0] csa(input logic [PW-1:0] p, input logic [PW-1:0] q, input logic [PW-1:0] r);
+    csa = {p ^ q ^ r, ((p & q) | (p & r) | (q & r)) << 1};
+  endfunction
+  logic [PW-1:0] s1, c1, s2, c2, s3, c3, v3, s4, c4;
+  assign {s1, c1} = csa(term[0], term[1], term[2]);
+  assign {s2, c2} = csa(term[3], term[4], term[5]);
+  always_ff @(posedge clk) if (en) {s3, c3, v3} <= {csa(s1, c1, s2), c2};
+  always_ff @(posedge clk) if (en) {s4, c4} <= csa(s3, c3, v3);
+
+  // 7: s4 + c4: the carry into bit LB, from two halves of the bits below (the upper half for
+  // either carry in), and the 32 phase bits for either carry into them.
+  localparam int HA = LB / 2, HB = LB - HA;
+  // (x + y + 1 as {x, 1} + {y, 1} in bits 1 …: its own carry chain, where Yosys would add 1
+  // to the shared x + y, a second chain after the first.)
+  logic ca, cb0, cb1;
+  logic [31:0] p0;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [32:0] p1;  // the sum plus one in bits 32 … 1
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_ff @(posedge clk)
+    if (en) begin
+      ca  <= 1'((({1'b0, s4[HA-1:0]}) + {1'b0, c4[HA-1:0]}) >> HA);
+      cb0 <= 1'((({1'b0, s4[LB-1:HA]}) + {1'b0, c4[LB-1:HA]}) >> HB);
+      cb1 <= 1'((({1'b0, s4[LB-1:HA], 1'b1}) + {1'b0, c4[LB-1:HA], 1'b1}) >> (HB + 1));
+      p0  <= s4[PW-1:LB] + c4[PW-1:LB];
+      p1  <= {s4[PW-1:LB], 1'b1} + {c4[PW-1:LB], 1'b1};
+    end
+  // 8: the phase (a quarter turn on for cos: its top two bits plus one).
+  logic [31:0] pc, phase;
+  assign pc = (ca ? cb1 : cb0) ? p1[32:1] : p0;
+  always_ff @(posedge clk) if (en) phase <= OP == OP_COS ? {pc[31:30] + 2'd1, pc[29:0]} : pc;
+
+  // 9: the quadrant folded, u = phase[30] ? 2^30 - u0 : u0 as (u0 ^ q) + q, and u + 2^20, whose
+  // index is the next entry (1025 past the end reads as entry 1024 too: its top bit is set).
+  logic q;
+  logic [30:0] uf, u;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [30:0] u1;  // its index bits only
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign q  = phase[30];
+  assign uf = {1'b0, phase[29:0] ^ {30{q}}};
+  logic [10:0] idx, idx1;
+  logic [19:0] lo9;
+  logic neg9;
+  assign u  = uf + 31'(q);
+  assign u1 = uf + (31'(1 << 20) | 31'(q));  // one carry chain: q and 2^20 are one operand
+  always_ff @(posedge clk) if (en) {idx, idx1, lo9, neg9} <= {u[30:20], u1[30:20], u[19:0], phase[31]};
+
+  // 10-11: the two entries, read in registers (a block RAM of 1,024 words; entry 1024 is LAST).
   logic [31:0] rom[1024];
   initial $readmemh(TABLE, rom);
-  localparam logic [31:0] LAST = 32'h8000_0000;  // entry 1024, sin(π/2) = 1.0 in Q1.31
-
-  localparam int G = D - 1;  // the lane's register stages, cut k registered when k < G
-  localparam int NR3 = G > 4 ? G - 4 : 0;  // after the interpolation: the rest
-
-  // The operand's true value in T.
-  logic [63:0] xa;
-  logic [W-1:0] x0, x;
-  logic x_ovf0, x_ovf1;
-  inrarch_shift #(.S(FA - F - EA)) u_in (.x(64'($signed(a))), .y(xa));
-  inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit_in (.x(xa), .y(x0), .ovf(x_ovf0));
-  inrarch_delay #(.WIDTH(W + 1), .N(G > 0 ? 1 : 0)) u_cut0 (.clk, .en, .x({x_ovf0, x0}), .y({x_ovf1, x}));
-
-  // The phase: bits [F+34 +: 32] of x · k (F + 66 fraction bits), wrapped; the product's
-  // low F + 66 bits are exact modulo 2^(F+66), which is all the phase needs.
-  localparam logic [64:0] K = 65'h0A2F9836E4E44152A;
-  logic signed [W+65:0] prod;  // exact: a W-bit signed operand times 66 bits
-  logic [31:0] phase0, phase;
-  logic x_ovf2;
-  assign prod   = $signed(x) * $signed({1'b0, K});
-  assign phase0 = 32'(prod >> (F + 34)) + (OP == OP_COS ? 32'h4000_0000 : 32'h0);
-  inrarch_delay #(.WIDTH(33), .N(G > 1 ? 1 : 0)) u_cut1 (.clk, .en, .x({x_ovf1, phase0}), .y({x_ovf2, phase}));
-
-  // Quadrant and table index; the two neighbouring entries, read in the cut's register
-  // (a registered read: a block RAM) or as wires. TABLE holds entries 0 .. 1023, a block
-  // RAM's depth (1,025 words would not map to one); entry 1024 is LAST.
-  logic [29:0] u0;
-  logic [30:0] u;  // 0 .. 2^30
-  logic [10:0] idx, idx1;
   logic [31:0] q0, q1, y0, y1;
-  logic [19:0] lo;
-  logic neg, top0, top1, x_ovf3;
-  assign u0   = phase[29:0];
-  assign u    = phase[30] ? 31'h4000_0000 - {1'b0, u0} : {1'b0, u0};
-  assign idx  = u[30:20];
-  assign idx1 = idx < 11'd1024 ? idx + 11'd1 : idx;
-  if (G > 2) begin : g_read_reg
-    always_ff @(posedge clk) begin
-      if (en) begin
-        q0 <= rom[idx[9:0]];
-        q1 <= rom[idx1[9:0]];
-      end
+  logic top0, top1, neg10, neg11;
+  logic [19:0] lo10, lo11;
+  always_ff @(posedge clk)
+    if (en) begin
+      q0 <= rom[idx[9:0]];
+      q1 <= rom[idx1[9:0]];
     end
-  end else begin : g_read_comb
-    assign q0 = rom[idx[9:0]];
-    assign q1 = rom[idx1[9:0]];
-  end
-  inrarch_delay #(.WIDTH(24), .N(G > 2 ? 1 : 0)) u_cut2 (
-      .clk, .en, .x({x_ovf2, phase[31], idx[10], idx1[10], u[19:0]}), .y({x_ovf3, neg, top0, top1, lo}));
-  assign y0 = top0 ? LAST : q0;
-  assign y1 = top1 ? LAST : q1;
+  (* keep *) always_ff @(posedge clk)
+    if (en) {top0, top1, neg10, lo10, neg11, lo11} <= {idx[10], idx1[10], neg9, lo9, neg10, lo10};
+  always_ff @(posedge clk)
+    if (en) begin
+      y0 <= top0 ? LAST : q0;
+      y1 <= top1 ? LAST : q1;
+    end
 
-  // The interpolation, exact with 51 fraction bits.
-  logic signed [63:0] raw0, raw;
-  logic neg4, x_ovf4;
-  logic signed [32:0] dy;      // y1 - y0
-  logic signed [53:0] slope;   // dy · lo, exact: 33 x 21 bits signed
-  assign dy    = $signed({1'b0, y1}) - $signed({1'b0, y0});
-  assign slope = dy * $signed({1'b0, lo});
-  assign raw0  = (64'(y0) << 20) + 64'(slope);
-  inrarch_delay #(.WIDTH(66), .N(G > 3 ? 1 : 0)) u_cut3 (.clk, .en, .x({x_ovf3, neg, raw0}), .y({x_ovf4, neg4, raw}));
+  // 12: the slope and y0, both negated in the lower half-turn, so that the sum is ±raw.
+  logic signed [32:0] dy, y0n;
+  logic [19:0] lo12;
+  always_ff @(posedge clk)
+    if (en) begin
+      // One carry chain each (the operands swapped, y0 ^ neg + neg), not two and a select.
+      dy  <= $signed({1'b0, neg11 ? y0 : y1}) - $signed({1'b0, neg11 ? y1 : y0});
+      y0n <= $signed({1'b0, y0} ^ {33{neg11}}) + $signed({32'd0, neg11});
+    end
+  // 13: dy · lo in two tiles (dy's low 17 bits unsigned, its high 16 signed).
+  logic [36:0] m_lo;
+  logic signed [36:0] m_hi;
+  logic signed [32:0] y0n13;
+  always_ff @(posedge clk)
+    if (en) begin
+      m_lo <= 37'({1'b0, dy[16:0]} * {1'b0, lo12});
+      m_hi <= 37'($signed(dy[32:17]) * $signed({1'b0, lo12}));
+    end
+  (* keep *) always_ff @(posedge clk) if (en) {lo12, y0n13} <= {lo11, y0n};
 
-  // Into T (floor from 51 fraction bits), then to the output's exponent.
-  logic signed [63:0] sraw, sraw_d;
-  logic x_ovf5;
-  assign sraw = neg4 ? -raw : raw;
-  inrarch_delay #(.WIDTH(65), .N(NR3)) u_rest (.clk, .en, .x({x_ovf4, sraw}), .y({x_ovf5, sraw_d}));
-  logic [W-1:0] s;
+  // 14-16: raw = y0n · 2^20 + m_lo + m_hi · 2^17 (|raw| < 2^52), one carry-save level, then
+  // the sum in two halves.
+  localparam int RW = 56, RL = 28;
+  logic [RW-1:0] rs, rc, ta, tb, tc;
+  assign {ta, tb, tc} = {RW'(y0n13) << 20, RW'(m_lo), RW'(m_hi) << 17};
+  always_ff @(posedge clk) if (en) {rs, rc} <= {ta ^ tb ^ tc, ((ta & tb) | (ta & tc) | (tb & tc)) << 1};
+  logic [RL:0] r_lo;
+  logic [RW-RL-1:0] rs_hi, rc_hi;
+  always_ff @(posedge clk) if (en) r_lo <= {1'b0, rs[RL-1:0]} + {1'b0, rc[RL-1:0]};
+  (* keep *) always_ff @(posedge clk) if (en) {rs_hi, rc_hi} <= {rs[RW-1:RL], rc[RW-1:RL]};
+  logic [RW-RL-1:0] raw_hi;
+  logic [RL-1:0] raw_lo;
+  always_ff @(posedge clk) if (en) raw_hi <= rs_hi + rc_hi + (RW - RL)'(r_lo[RL]);
+  (* keep *) always_ff @(posedge clk) if (en) raw_lo <= r_lo[RL-1:0];
+
+  // 17: floored into T, shifted by EO, the output fit's flags; the select follows.
+  logic [W-1:0] s, y17;
   logic [63:0] sa;
-  logic s_ovf;
-  assign s = W'(sraw_d >>> (51 - F));
+  logic ovf_out;
+  assign s = W'($signed(64'($signed({raw_hi, raw_lo}))) >>> (51 - F));
   inrarch_shift #(.S(FA - F + EO)) u_out (.x(64'($signed(s))), .y(sa));
-  inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit_out (.x(sa), .y(y), .ovf(s_ovf));
-  assign ovf = x_ovf5 || s_ovf;
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_out (.clk, .en, .x(sa), .y(y17), .ovf(ovf_out));
+  inrarch_delay #(.WIDTH(W + 1), .N(D - OWN)) u_pad (.clk, .en, .x({ovf_d[13] || ovf_out, y17}), .y({ovf, y}));
 endmodule

@@ -25,7 +25,6 @@ module inrarch_lane1 #(
   localparam logic [W-1:0] MIN = {1'b1, {(W - 1) {1'b0}}};
   localparam logic [W-1:0] MAX = {1'b0, {(W - 1) {1'b1}}};
   localparam logic [W-1:0] ONE = W'(1) << F;
-  localparam int LO = FA - F + W - 1;  // inrarch_fit's lowest sign bit
   logic [W-1:0] a1;  // stage 1: the operand
   always_ff @(posedge clk) if (en) a1 <= a;
   logic pos, min;
@@ -37,13 +36,11 @@ module inrarch_lane1 #(
   logic min2;
   always_ff @(posedge clk) if (en) {n2, min2} <= {n, min};
   logic [63:0] r;
-  logic f_hi, f_lo;
   inrarch_shift #(.S((OP == OP_STEP ? EO : EO - EA) + FA - F)) u_shift (.x(64'($signed(n2))), .y(r));
-  inrarch_fit_flags #(.LO(LO)) u_flags (.x(r), .hi(f_hi), .lo(f_lo));
-  logic hi, lo, min3;  // stage 3: the fit's flags and the bits it keeps
-  logic [W-1:0] t;
-  always_ff @(posedge clk) if (en) {hi, lo, min3, t} <= {f_hi, f_lo, min2, r[LO:FA-F]};
+  logic min3, f_ovf;  // stage 3: the fit's flags and the bits it keeps (inrarch_fit_stage)
+  logic [W-1:0] f_y;
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit (.clk, .en, .x(r), .y(f_y), .ovf(f_ovf));
+  always_ff @(posedge clk) if (en) min3 <= min2;
   initial if (D < 4) $fatal(1, "inrarch_lane1: depth %0d is below the lane's 4 stages", D);
-  inrarch_delay #(.WIDTH(W + 1), .N(D > 4 ? D - 4 : 0)) u_pad (
-      .clk, .en, .x({min3 || hi || lo, hi ? MAX : lo ? MIN : t}), .y({ovf, y}));
+  inrarch_delay #(.WIDTH(W + 1), .N(D > 4 ? D - 4 : 0)) u_pad (.clk, .en, .x({min3 || f_ovf, f_y}), .y({ovf, y}));
 endmodule

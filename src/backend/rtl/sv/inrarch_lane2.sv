@@ -40,7 +40,6 @@ module inrarch_lane2 #(
   /* verilator lint_off UNUSEDPARAM */
   localparam int OP_ADD = 0, OP_SUB = 1, OP_MUL = 2, OP_MUL_FABRIC = 12;
   /* verilator lint_on UNUSEDPARAM */
-  localparam int LO = FA - F + W - 1;  // inrarch_fit's lowest sign bit
   logic [W-1:0] a1, b1;  // stage 1: the operands
   always_ff @(posedge clk) if (en) {a1, b1} <= {a, b};
   logic [63:0] r;  // the result in A, before fit(), in the stage before the flags
@@ -86,14 +85,12 @@ module inrarch_lane2 #(
     assign r_neg = s[64];
     assign r = s[63:0];
   end
-  // The flags stage: a saturated A fits to T's bound of its sign (its shifted value is beyond
-  // every W-bit one), otherwise fit().
-  logic hi, lo, sat_a, neg_a;
-  logic [W-1:0] t;
-  logic f_hi, f_lo;
-  inrarch_fit_flags #(.LO(LO)) u_flags (.x(r), .hi(f_hi), .lo(f_lo));
-  always_ff @(posedge clk)
-    if (en) {hi, lo, sat_a, neg_a, t} <= {f_hi, f_lo, r_ovf, r_neg, r[LO:FA-F]};
+  // The flags stage (inrarch_fit_stage): a saturated A fits to T's bound of its sign (its
+  // shifted value is beyond every W-bit one), otherwise fit().
+  logic sat_a, neg_a, f_ovf;
+  logic [W-1:0] f_y;
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit (.clk, .en, .x(r), .y(f_y), .ovf(f_ovf));
+  always_ff @(posedge clk) if (en) {sat_a, neg_a} <= {r_ovf, r_neg};
   localparam logic [W-1:0] MIN = {1'b1, {(W - 1) {1'b0}}};
   localparam logic [W-1:0] MAX = {1'b0, {(W - 1) {1'b1}}};
   // The lane's own depth (its stages and the result register); a kernel of a deeper D (a
@@ -102,7 +99,7 @@ module inrarch_lane2 #(
   initial if (D < OWN) $fatal(1, "inrarch_lane2: depth %0d is below the lane's %0d stages", D, OWN);
   logic [W-1:0] y0;
   logic ovf0;
-  assign y0   = sat_a ? (neg_a ? MIN : MAX) : hi ? MAX : lo ? MIN : t;
-  assign ovf0 = sat_a || hi || lo;
+  assign y0   = sat_a ? (neg_a ? MIN : MAX) : f_y;
+  assign ovf0 = sat_a || f_ovf;
   inrarch_delay #(.WIDTH(W + 1), .N(D > OWN ? D - OWN : 0)) u_pad (.clk, .en, .x({ovf0, y0}), .y({ovf, y}));
 endmodule

@@ -82,8 +82,10 @@ module inrarch_lane_sin #(
       assign term[j+3] = PW'(t_hi) << (26 * j + 17);
     end
   end
-  logic [13:0] ovf_d;  // the input's overflow flag, stage by stage from 4
-  always_ff @(posedge clk) if (en) ovf_d <= {ovf_d[12:0], ovf3};
+  logic [12:0] ovf_d;  // the input's overflow flag, stage by stage from 4 (a shift register),
+  logic ovf17;         // and at 17 a flip-flop: the kernel's flag logic follows it
+  always_ff @(posedge clk) if (en) ovf_d <= {ovf_d[11:0], ovf3};
+  (* keep *) always_ff @(posedge clk) if (en) ovf17 <= ovf_d[12];
 
   // 5-6: carry-save levels: 6 terms to 4, 4 to 3 (registered), 3 to 2 (registered).
   function automatic logic [2*PW-1:0] csa(input logic [PW-1:0] p, input logic [PW-1:0] q, input logic [PW-1:0] r);
@@ -195,5 +197,5 @@ module inrarch_lane_sin #(
   assign s = W'($signed(64'($signed({raw_hi, raw_lo}))) >>> (51 - F));
   inrarch_shift #(.S(FA - F + EO)) u_out (.x(64'($signed(s))), .y(sa));
   inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_out (.clk, .en, .x(sa), .y(y17), .ovf(ovf_out));
-  inrarch_delay #(.WIDTH(W + 1), .N(D - OWN)) u_pad (.clk, .en, .x({ovf_d[13] || ovf_out, y17}), .y({ovf, y}));
+  inrarch_delay #(.WIDTH(W + 1), .N(D - OWN)) u_pad (.clk, .en, .x({ovf17 || ovf_out, y17}), .y({ovf, y}));
 endmodule

@@ -2,7 +2,8 @@
 #   make run    install what is missing, build the tool (not the tests), compile the built-in
 #               benchmark and verify it
 #   make test   install what is missing, build (normal + ASan/UBSan), run every test
-#   make bench  build and run the benchmark programs in bench/
+#   make bench  build and run the benchmark programs in bench/, then bench-rtl
+#   make bench-rtl  the benchmark design compiled to RTL and run in Verilator to the end
 #   make bench-pytorch  the design against PyTorch on the CPU: docs/benchmarks.md and its plots
 #   make bench-zoo  the model zoo of bench/zoo at batch 4,096: a table in docs/benchmarks.md
 #   make bench-baselines  the CPU/GPU baselines section of docs/benchmarks.md from stored results
@@ -54,6 +55,18 @@ test-python: build
 
 bench: build
 	@for b in $(BUILD)/bench_*; do echo "=== $$b"; $$b || exit 1; done
+	$(MAKE) bench-rtl
+
+# make bench-rtl: `make run`'s design (INSP order 1, batch 64, width 256) compiled with its RTL
+# and run in Verilator to the end: bit-exact with the C simulation and cycle-exact with the
+# event graph (compile exits 2 otherwise), timed by /usr/bin/time (about 22 minutes and 1.5 GB
+# on 2 cores: docs/rtl.md "Pipelined lanes"). Prints verification.rtl's verdict.
+.PHONY: bench-rtl
+bench-rtl: build
+	/usr/bin/time -f "bench-rtl: %e s wall, %M KB peak" $(BUILD)/inrarch compile --builtin insp --order 1 --batch 64 \
+	  --rtl --rtl-sim -q -o out/bench-rtl
+	$(PY) -c "import json; v = json.load(open('out/bench-rtl/report.json'))['verification']['rtl']; \
+	  print('bench-rtl: pass', v['pass'], 'bit_exact', v['bit_exact'], 'cycles', v['cycles'], 'model_cycles', v['model_cycles'])"
 
 # make bench-pytorch: INSP orders 1-3 in PyTorch (CPU, 1 and 2 threads) against the compiled
 # design's latency and on-chip memory; compiles cached in out/bench-pytorch/. Writes

@@ -22,6 +22,8 @@ PACKAGES=(
   graphviz chromium
   # the RTL backend's checks: Verilator simulates and lints, Icarus parses, Yosys synthesizes
   verilator iverilog yosys
+  # the benchmarks' wall time and peak memory (/usr/bin/time -v: make bench-zoo, bench-rtl)
+  time
 )
 
 missing=()

@@ -66,9 +66,10 @@ int64_t dsp_per_multiply(const Arith& a) {
 
 int64_t fabric_multiply_luts(const Arith& a) {
   // Fixed point: the RTL's tree of adders (inrarch_mul_tree), a LUT a bit of each, and the
-  // lane's fit, 9W^2/8 + 8W, fitted to Yosys at 16 and 32 bits (within 3 %; 24 bits: 0.89;
-  // docs/rtl.md, "Pipelined lanes"); Vitis's fabric fmul/dmul cores otherwise (uncalibrated).
-  if (a.kind == Arith::Fixed) return 9 * a.bits * a.bits / 8 + 8 * a.bits;
+  // lane's realignment and fit, 2W^2 - 6W, fitted to Yosys at 16 and 32 bits with the
+  // operands' exponents 6 and 18 and the result's 18 (within 3 %; 24 bits: 1.08; docs/rtl.md,
+  // "Pipelined lanes"); Vitis's fabric fmul/dmul cores otherwise (uncalibrated).
+  if (a.kind == Arith::Fixed) return 2 * a.bits * a.bits - 6 * a.bits;
   return a.kind == Arith::Float ? 700 : 2600;
 }
 

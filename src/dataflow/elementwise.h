@@ -32,10 +32,13 @@ inline constexpr ElementwiseRow kMulInFabric{ir::Op::Mul, 12, "inrarch_lane2", "
 // process when its op has no row.
 const ElementwiseRow& elementwise_row(const Design& d, const Process& p);
 
-// The digit recurrences' pipelines at w-bit elements (docs/rtl.md, "Pipelined lanes"): at
-// most two recurrence stages between registers, plus the result register. Division takes w
-// quotient bits; the square root at most w - 1 root bits (a (w - 1 + S)-bit radicand, S <= w - 1).
-constexpr int64_t div_depth(int64_t w) { return 1 + (w + 1) / 2; }
+// The digit recurrences' pipelines at w-bit elements (docs/rtl.md, "Pipelined lanes").
+// Division (inrarch_lane_div): the operands, their magnitudes, the saturation test, w
+// non-restoring stages (a quotient bit each, one carry chain), the signed quotient, the two
+// fits' flags with the quotient between them, the result register. The square root: at most
+// two recurrence stages between registers, at most w - 1 root bits (a (w - 1 + S)-bit
+// radicand, S <= w - 1), plus the result register.
+constexpr int64_t div_depth(int64_t w) { return w + 8; }
 constexpr int64_t sqrt_depth(int64_t w) { return 1 + w / 2; }
 // A product on DSP48E2s (inrarch_mul_dsp): one stage up to 18 bits (one DSP); wider, the
 // 27 x 18 tiles' products, their middle sum and the final sum's two halves.

@@ -16,17 +16,17 @@ namespace {
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // The pipelined digit recurrences (inrarch_lane_sqrt, inrarch_lane_div; docs/rtl.md
-// "Pipelined lanes"), a lane each: fitted to Yosys 0.23 (`synth_xilinx -family xcup`) on
+// "Pipelined lanes"), a lane each: fitted to Yosys 0.23 (`synth_xilinx -family xcup`), sqrt on
 // 4-lane kernels at fixed<32,10> and fixed<16,6>, the kernel's FSM and result register taken
-// off. LUTs: the stages' adders and selects plus the 64-bit realignments and fits around
-// them; flip-flops: the D - 1 register stages, each holding the remainder, the partial
-// quotient or root and the operand bits still to come (about 2w² for w stages of 2w bits).
+// off, div as the lane module alone. LUTs: the stages' adders and selects plus the
+// realignments and fits around them; flip-flops: the D - 1 register stages, each holding the
+// remainder, the partial quotient or root and the operand bits still to come.
 //   sqrt: 1,744 LUT, 1,824 FF at w = 32; 488 LUT, 464 FF at w = 16
-//   div:  3,080 LUT, 2,096 FF at w = 32; 980 LUT, 536 FF at w = 16
+//   div:  1,201 LUT, 3,291 FF at w = 32; 347 LUT, 947 FF at w = 16 (a stage a register)
 int64_t sqrt_luts(int64_t w) { return (3 * w * w + 13 * w) / 2; }
 int64_t sqrt_ffs(int64_t w) { return w * w * 9 / 5; }
-int64_t div_luts(int64_t w) { return 35 * w * w / 16 + 26 * w; }
-int64_t div_ffs(int64_t w) { return 2 * w * w + w; }
+int64_t div_luts(int64_t w) { return w * w + 6 * w; }
+int64_t div_ffs(int64_t w) { return 11 * w * w / 4 + 15 * w; }
 // The pipelined sine-table lane (inrarch_lane_sin, its table in a block RAM), the lane module
 // alone in Yosys: 746 LUT, 1,121 FF at w = 32; 603 LUT, 858 FF at w = 16; 8 and 5 DSP48E2,
 // tdsp's tiles exactly, and one RAMB36E2. Most of it does not scale with w: the phase's

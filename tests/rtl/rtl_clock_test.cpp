@@ -99,5 +99,22 @@ TEST(RtlClock, SineAndCosineLanesMeetThreeHundredMegahertz) {
   expect_every_class_meets_the_clock(c.dir / "rtl", "ew1 OP=[67]", 2, "RAMB36E2");
 }
 
+// The divider: a non-restoring stage a register, each one carry chain (two restoring stages
+// between registers, with the select after each chain, estimated 90 MHz).
+TEST(RtlClock, DivisionMeetsThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("div_clock"), {}, {}, {}};
+  const ir::NodeId x = b.graph.input("x", {2, 4}), z = b.graph.input("z", {2, 4});
+  b.graph.add_output("q", b.graph.binary(Op::Div, x, z));
+  hls::hls_test::fill_bundle(b, 7);
+  dataflow::LowerOptions lo;
+  lo.block = 2;
+  rtl_test::Case c{b, dataflow::lower(b.graph, lo), hls::hls_test::out_dir("rtl_clock_div")};
+  hls::hls_test::size_design(c.design);
+  hls::HlsOptions ho;
+  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
+  expect_every_class_meets_the_clock(c.dir / "rtl", "ew2 OP=11", 1);
+}
+
 }  // namespace
 }  // namespace inrarch::rtl

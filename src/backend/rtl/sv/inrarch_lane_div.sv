@@ -1,16 +1,27 @@
 // OP 11: div (scaled2<op_div, EA, EB, EO>): the ap_fixed quotient (a << F) / b, truncated
 // toward zero (0 for b = 0, as the compat headers give), fit into T; then A, a shift by
-// EO - EA + EB (kQuotient), and fit. The quotient is a restoring division of magnitudes,
-// one quotient bit a stage: N = |a << F| (64 bits, wrapping as A does), V = |b| <= 2^(W-1).
-// When N >= V * 2^W (`big`) the quotient saturates T whatever its low bits, so W stages give
-// every quotient that fits: the remainder starts at N >> W (< V) and stage k takes bit
-// W - 1 - k of N, subtracting V when it can (a (W + 1)-bit subtract). The signed quotient
-// ±q, or ±2^W when big, then fits T exactly as the 64-bit quotient would.
+// EO - EA + EB (kQuotient), and fit. The quotient is a division of magnitudes, one quotient
+// bit a stage: N = |a| << F (exact: W + F <= 63), V = |b| <= 2^(W-1). When N >= V * 2^W
+// (`big`) the quotient saturates T whatever its low bits, so W stages give every quotient
+// that fits: the remainder starts at N >> W (< V) and stage k takes bit W - 1 - k of N. The
+// signed quotient ±q, or ±2^W when big, then fits T exactly as the 64-bit quotient would.
 //
-// Pipelined (docs/rtl.md, "Pipelined lanes"): D - 1 register stages (D, elementwise.def's
-// div_depth) taking their input on `en`, spread over the W stages as inrarch_lane_sqrt
-// spreads its own; the magnitudes, signs and `big` ride with the first stages and the fits
-// follow the last register. D = 1: combinational.
+// Pipelined for 300 MHz (docs/rtl.md, "Pipelined lanes"): W + 7 register stages on `en`, each
+// at most one LUT level and a (W + 2)-bit carry chain, and the kernel's result register:
+// D = W + 8 (elementwise.def's div_depth); a deeper D delays the result by the difference.
+//    1 the operands   2 their magnitudes (x ^ s + s), b = 0, the sign   3 big (N >> W >= V)
+//    4 … W + 3  the division, non-restoring: the partial remainder P in [-V, V) becomes
+//      2P + (N's next bit) - V where P >= 0 and + V where not (modulo 2^(W+1), which holds
+//      it), one chain with no select after it (restoring division selects between the
+//      difference and the shifted remainder, a LUT after the chain); the quotient bit is P's
+//      new sign, the restoring one's. The first also folds the flags into what the signed
+//      quotient reads.
+//   W + 4  the signed quotient (±q, ±2^W, 0), one chain   W + 5  the quotient fit's flags
+//   W + 6  the quotient in T   W + 7  the output fit's flags; the kernel's result register
+//          takes the select
+// What only passes on (V, N's bits, the quotient bits, the flags) is in registers marked
+// `keep`: as chains of plain flip-flops Yosys would build shift-register LUTs of them, and an
+// adder fed by one starts 1.2 ns late.
 module inrarch_lane_div #(
     parameter int W  = 32,
     parameter int F  = 22,
@@ -18,7 +29,7 @@ module inrarch_lane_div #(
     parameter int EA = 0,
     parameter int EB = 0,
     parameter int EO = 0,
-    parameter int D  = 1
+    parameter int D  = W + 8
 ) (
     input  logic         clk,
     input  logic         en,
@@ -32,60 +43,94 @@ module inrarch_lane_div #(
   /* verilator lint_off UNUSEDPARAM */
   localparam int OP_DIV = 11;
   /* verilator lint_on UNUSEDPARAM */
-  localparam int G = D - 1;     // the lane's register stages
-  localparam int SW = 3 + 4 * W;  // a stage's state: {zero, big, neg, N's low W bits, V, q, r}
+  localparam int OWN = W + 8;
+  initial if (D < OWN) $fatal(1, "inrarch_lane_div: depth %0d is below the lane's %0d stages", D, OWN);
 
-  logic signed [63:0] num, den;
-  logic [63:0] n_mag, v_mag, r0;
-  logic zero, big, neg;
-  assign num   = 64'($signed(a)) <<< F;
-  assign den   = 64'($signed(b));
-  assign zero  = den == 64'sd0;
-  assign neg   = num[63] ^ den[63];
-  assign n_mag = num[63] ? 64'(-num) : 64'(num);
-  assign v_mag = den[63] ? 64'(-den) : 64'(den);
-  assign r0    = n_mag >> W;
-  assign big   = r0 >= v_mag;
+  // 1-2: the operands, their magnitudes (|min| = 2^(W-1) fits W bits unsigned).
+  logic [W-1:0] a1, b1, am, vm;
+  logic zero2, neg2;
+  always_ff @(posedge clk) if (en) {a1, b1} <= {a, b};
+  always_ff @(posedge clk)
+    if (en) begin
+      am <= (a1 ^ {W{a1[W-1]}}) + W'(a1[W-1]);
+      vm <= (b1 ^ {W{b1[W-1]}}) + W'(b1[W-1]);
+      zero2 <= b1 == '0;
+      neg2 <= a1[W-1] ^ b1[W-1];
+    end
+  // 3: N = am << F; its bits above W start the remainder, the W below it feed the stages.
+  logic [W+F-1:0] n;
+  logic [W-1:0] r0;
+  assign n = (W + F)'(am) << F;
+  assign r0 = W'(n >> W);
+  localparam int SW = 3 + 2 * W;  // what passes on: {zero, big, neg, N's low W bits, V}
+  logic [SW-1:0] pass[W+1];       // entering stage k (k = 0 … W), then the quotient's sign
+  logic signed [W:0] p[W+1];      // the partial remainder entering stage k, in [-V, V)
+  (* keep *) always_ff @(posedge clk) if (en) pass[0] <= {zero2, r0 >= vm, neg2, W'(n), vm};
+  always_ff @(posedge clk) if (en) p[0] <= (W + 1)'(r0);
 
-  logic [(W+1)*SW-1:0] st;  // st[k]: the state entering stage k
-  assign st[0+:SW] = {zero, big, neg, n_mag[W-1:0], v_mag[W-1:0], W'(0), r0[W-1:0]};
+  // 4 … W + 3: one quotient bit a stage.
   for (genvar k = 0; k < W; k = k + 1) begin : g_stage
     localparam int I = W - 1 - k;  // the bit of N this stage takes
-    localparam int NR = ((k + 1) * G) / W - (k * G) / W;
-    logic [SW-1:0] s_in, s_out;
+    logic [W-1:0] nk, v;
+    logic [W:0] s;
+    assign nk = pass[k][W+:W];
+    assign v = pass[k][0+:W];
+    // 2P + bit, modulo 2^(W+1): the new P is in [-V, V) with V <= 2^(W-1), so W + 1 bits
+    // hold it and its low W + 1 bits are all the sum needs.
+    assign s = {p[k][W-1:0], nk[I]};
+    // s - v where P >= 0 (pos), s + v where not: s - (v ^ ~pos) - (1 - pos), written as
+    // ({s, pos} - {v ^ ~pos, 1}) >> 1, one carry chain whose LUTs read s, v and pos (as a
+    // select between s + v and s - v, Yosys shares the adder and puts -v's own chain in front
+    // of it; as s + (v ^ pos) + pos, it takes v ^ pos as the chain's DI operand, a LUT level
+    // of its own).
+    logic pos;
     /* verilator lint_off UNUSEDSIGNAL */
-    logic [W-1:0] nk, v, q, r, r_next;  // q's top bit leaves as the next bit comes in
+    logic [W+1:0] t;  // bit 0: pos - 1, its borrow taken
     /* verilator lint_on UNUSEDSIGNAL */
-    logic [W:0] shifted;
-    logic ge;
-    assign s_in = st[k*SW+:SW];
-    assign {nk, v, q, r} = s_in[4*W-1:0];
-    assign shifted = {r, nk[I]};
-    assign ge = shifted >= {1'b0, v};
-    assign r_next = ge ? W'(shifted - {1'b0, v}) : W'(shifted);
-    assign s_out = {s_in[SW-1:4*W], nk, v, {q[W-2:0], ge}, r_next};
-    inrarch_delay #(.WIDTH(SW), .N(NR)) u_reg (.clk, .en, .x(s_out), .y(st[(k+1)*SW+:SW]));
+    assign pos = !p[k][W];
+    assign t = {s, pos} - {(W + 1)'(v) ^ {(W + 1){!pos}}, 1'b1};
+    always_ff @(posedge clk) if (en) p[k+1] <= $signed(t[W+1:1]);
+    // The flags become, after the first stage, what the signed quotient reads: {kill (no
+    // quotient bits: b = 0 or big), top (2^W: big), sign (negative and not b = 0)}.
+    if (k == 0) begin : g_flags
+      logic zero, big, neg;
+      assign {zero, big, neg} = pass[0][SW-1-:3];
+      (* keep *) always_ff @(posedge clk)
+        if (en) pass[1] <= {zero || big, big && !zero, neg && !zero, pass[0][2*W-1:0]};
+    end else begin : g_pass
+      (* keep *) always_ff @(posedge clk) if (en) pass[k+1] <= pass[k];
+    end
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [W-1:0] qr;  // the quotient bits of the stages before k (its low bits; the last
+    /* verilator lint_on UNUSEDSIGNAL */  // stage's top bit is never one)
+    if (k == 0) begin : g_first
+      assign qr = '0;
+    end else begin : g_next
+      (* keep *) always_ff @(posedge clk) if (en) qr <= {g_stage[k-1].qr[W-2:0], !p[k][W]};
+    end
   end
-
+  // The last bit is P's sign after the last stage.
+  logic kill_l, top_l, s_l;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [SW-1:0] last;  // its N, V and remainder are spent
+  logic [2*W-1:0] spent;  // N's bits and V
   /* verilator lint_on UNUSEDSIGNAL */
-  logic l_zero, l_big, l_neg;
-  logic [W-1:0] l_q;
-  logic signed [63:0] quo;
-  assign last = st[W*SW+:SW];
-  assign {l_zero, l_big, l_neg} = last[SW-1:4*W];
-  assign l_q = last[W+:W];
-  always_comb begin
-    if (l_zero) quo = 64'sd0;
-    else if (l_big) quo = l_neg ? -(64'sd1 <<< W) : (64'sd1 <<< W);
-    else quo = l_neg ? -$signed(64'(l_q)) : $signed(64'(l_q));
-  end
-  logic [W-1:0] qt;
+  logic [W-1:0] ql;
+  assign {kill_l, top_l, s_l, spent} = pass[W];
+  assign ql = {g_stage[W-1].qr[W-2:0], !p[W][W]};
+
+  // W + 4: the signed quotient, (m ^ s) + s with m = 2^W when big, everything 0 for b = 0.
+  logic [W:0] m;
+  logic signed [W+1:0] quo;
+  assign m = {top_l, ql & {W{!kill_l}}};
+  always_ff @(posedge clk) if (en) quo <= $signed({s_l, m ^ {(W + 1){s_l}}}) + (W + 2)'(s_l);
+  // W + 5 … W + 7: fit into T (FA = F), the quotient registered, the shift and the output fit.
+  logic [W-1:0] qt, qt6, yo;
+  logic q_ovf, q_ovf6, q_ovf7, f_ovf;
   logic [63:0] r;
-  logic q_ovf, f_ovf;
-  inrarch_fit #(.W(W), .F(F), .FA(F)) u_fit_q (.x(quo), .y(qt), .ovf(q_ovf));
-  inrarch_shift #(.S(EO - EA + EB + FA - F)) u_shift (.x(64'($signed(qt))), .y(r));
-  inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit (.x(r), .y(y), .ovf(f_ovf));
-  assign ovf = q_ovf || f_ovf;
+  inrarch_fit_stage #(.W(W), .F(F), .FA(F)) u_fit_q (.clk, .en, .x(64'(quo)), .y(qt), .ovf(q_ovf));
+  always_ff @(posedge clk) if (en) qt6 <= qt;
+  (* keep *) always_ff @(posedge clk) if (en) {q_ovf6, q_ovf7} <= {q_ovf, q_ovf6};
+  inrarch_shift #(.S(EO - EA + EB + FA - F)) u_shift (.x(64'($signed(qt6))), .y(r));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit (.clk, .en, .x(r), .y(yo), .ovf(f_ovf));
+  inrarch_delay #(.WIDTH(W + 1), .N(D - OWN)) u_pad (.clk, .en, .x({q_ovf7 || f_ovf, yo}), .y({ovf, y}));
 endmodule

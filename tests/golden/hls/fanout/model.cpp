@@ -34,7 +34,7 @@ void model_top(in_x_t& in_x, out_sq_t& out_sq, out_s_t& out_s, bool& out_sq_over
   INRARCH_PROCESS(3, "copy_neg_1", inrarch_hls::copy_stream(1, s_neg_1__copy_neg_1, s_copy_neg_1__mul_2, s_copy_neg_1__mul_2_1));
   INRARCH_PROCESS(4, "mul_2", inrarch_hls::binary<inrarch_hls::op_mul, 7>(1, inrarch_hls::streamed(s_copy_neg_1__mul_2), inrarch_hls::streamed(s_copy_neg_1__mul_2_1), out_sq, out_sq_overflow));
   INRARCH_PROCESS(5, "transpose_3", inrarch_hls::permute<1, 0>(s_copy_in_x__transpose_3, s_transpose_3__div_5));
-  INRARCH_PROCESS(6, "div_5", inrarch_hls::binary<inrarch_hls::op_div, 17>(1, inrarch_hls::streamed(s_transpose_3__div_5), inrarch_hls::splat(data_t(4.0f)), s_div_5__sum_6));
+  INRARCH_PROCESS(6, "div_5", inrarch_hls::binary<inrarch_hls::op_div, 40>(1, inrarch_hls::streamed(s_transpose_3__div_5), inrarch_hls::splat(data_t(4.0f)), s_div_5__sum_6));
   INRARCH_PROCESS(7, "sum_6", inrarch_hls::gather_port<inrarch_hls::map_sum<inrarch_hls::shape<4,2>, inrarch_hls::shape<4>, 2, 0> >(1, out_s_overflow, out_s, s_div_5__sum_6));
   INRARCH_DATAFLOW_END
 }

@@ -49,6 +49,17 @@ void expect_every_class_meets_the_clock(const fs::path& rtl, const std::string& 
   }
 }
 
+// b lowered by lo, sized and emitted to RTL in out_dir(name): its classes matching `classes`
+// as expect_every_class_meets_the_clock.
+void expect_design_meets_the_clock(const ir::Bundle& b, const dataflow::LowerOptions& lo, const std::string& name,
+                                   const std::string& classes, size_t at_least, const std::string& uncosted_bram = "") {
+  rtl_test::Case c{b, dataflow::lower(b.graph, lo), hls::hls_test::out_dir(name)};
+  hls::hls_test::size_design(c.design);
+  hls::HlsOptions ho;
+  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
+  expect_every_class_meets_the_clock(c.dir / "rtl", classes, at_least, uncosted_bram);
+}
+
 TEST(RtlClock, SimpleLanesAndRamFifosMeetThreeHundredMegahertz) {
   INRARCH_NEED_TOOL("yosys");
   dataflow::LowerOptions lo;
@@ -73,11 +84,7 @@ TEST(RtlClock, MultiplyInTheFabricMeetsThreeHundredMegahertz) {
   hls::hls_test::fill_bundle(b, 3);
   dataflow::LowerOptions lo;
   lo.fabric_elementwise_mul = true;
-  rtl_test::Case c{b, dataflow::lower(b.graph, lo), hls::hls_test::out_dir("rtl_clock_fabric")};
-  hls::hls_test::size_design(c.design);
-  hls::HlsOptions ho;
-  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
-  expect_every_class_meets_the_clock(c.dir / "rtl", "ew2 OP=12", 1);
+  expect_design_meets_the_clock(b, lo, "rtl_clock_fabric", "ew2 OP=12", 1);
 }
 
 // The sine and cosine lanes: the phase's 27 x 18 tiles, carry-save levels and split sums, the
@@ -92,11 +99,7 @@ TEST(RtlClock, SineAndCosineLanesMeetThreeHundredMegahertz) {
   hls::hls_test::fill_bundle(b, 5);
   dataflow::LowerOptions lo;
   lo.block = 2;  // two lanes: the kernel ORs their flags after the lanes' last stage
-  rtl_test::Case c{b, dataflow::lower(b.graph, lo), hls::hls_test::out_dir("rtl_clock_sine")};
-  hls::hls_test::size_design(c.design);
-  hls::HlsOptions ho;
-  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
-  expect_every_class_meets_the_clock(c.dir / "rtl", "ew1 OP=[67]", 2, "RAMB36E2");
+  expect_design_meets_the_clock(b, lo, "rtl_clock_sine", "ew1 OP=[67]", 2, "RAMB36E2");
 }
 
 // The divider: a non-restoring stage a register, each one carry chain (two restoring stages
@@ -109,11 +112,7 @@ TEST(RtlClock, DivisionMeetsThreeHundredMegahertz) {
   hls::hls_test::fill_bundle(b, 7);
   dataflow::LowerOptions lo;
   lo.block = 2;
-  rtl_test::Case c{b, dataflow::lower(b.graph, lo), hls::hls_test::out_dir("rtl_clock_div")};
-  hls::hls_test::size_design(c.design);
-  hls::HlsOptions ho;
-  emit_rtl(c.design, c.bundle, driver::rtl_options(c.design, c.bundle, ho), c.dir / "rtl");
-  expect_every_class_meets_the_clock(c.dir / "rtl", "ew2 OP=11", 1);
+  expect_design_meets_the_clock(b, lo, "rtl_clock_div", "ew2 OP=11", 1);
 }
 
 }  // namespace

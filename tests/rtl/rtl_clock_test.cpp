@@ -49,6 +49,15 @@ void expect_every_class_meets_the_clock(const fs::path& rtl, const std::string& 
   }
 }
 
+// y = op(x, z) of two [2, 4] streams, filled from `seed`.
+ir::Bundle two_streams(const std::string& name, Op op, unsigned seed) {
+  ir::Bundle b{ir::Graph(name), {}, {}, {}};
+  const ir::NodeId x = b.graph.input("x", {2, 4}), z = b.graph.input("z", {2, 4});
+  b.graph.add_output("y", b.graph.binary(op, x, z));
+  hls::hls_test::fill_bundle(b, seed);
+  return b;
+}
+
 // b lowered by lo, sized and emitted to RTL in out_dir(name): its classes matching `classes`
 // as expect_every_class_meets_the_clock.
 void expect_design_meets_the_clock(const ir::Bundle& b, const dataflow::LowerOptions& lo, const std::string& name,
@@ -78,10 +87,7 @@ TEST(RtlClock, SimpleLanesAndRamFifosMeetThreeHundredMegahertz) {
 // The multiply in the fabric: a tree of adders a level a stage, each starting at flip-flops.
 TEST(RtlClock, MultiplyInTheFabricMeetsThreeHundredMegahertz) {
   INRARCH_NEED_TOOL("yosys");
-  ir::Bundle b{ir::Graph("fabric_clock"), {}, {}, {}};
-  const ir::NodeId x = b.graph.input("x", {2, 4}), z = b.graph.input("z", {2, 4});
-  b.graph.add_output("y", b.graph.binary(Op::Mul, x, z));
-  hls::hls_test::fill_bundle(b, 3);
+  const ir::Bundle b = two_streams("fabric_clock", Op::Mul, 3);
   dataflow::LowerOptions lo;
   lo.fabric_elementwise_mul = true;
   expect_design_meets_the_clock(b, lo, "rtl_clock_fabric", "ew2 OP=12", 1);
@@ -106,10 +112,7 @@ TEST(RtlClock, SineAndCosineLanesMeetThreeHundredMegahertz) {
 // between registers, with the select after each chain, estimated 90 MHz).
 TEST(RtlClock, DivisionMeetsThreeHundredMegahertz) {
   INRARCH_NEED_TOOL("yosys");
-  ir::Bundle b{ir::Graph("div_clock"), {}, {}, {}};
-  const ir::NodeId x = b.graph.input("x", {2, 4}), z = b.graph.input("z", {2, 4});
-  b.graph.add_output("q", b.graph.binary(Op::Div, x, z));
-  hls::hls_test::fill_bundle(b, 7);
+  const ir::Bundle b = two_streams("div_clock", Op::Div, 7);
   dataflow::LowerOptions lo;
   lo.block = 2;
   expect_design_meets_the_clock(b, lo, "rtl_clock_div", "ew2 OP=11", 1);

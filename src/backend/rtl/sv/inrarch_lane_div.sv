@@ -125,11 +125,11 @@ module inrarch_lane_div #(
   always_ff @(posedge clk) if (en) quo <= $signed({s_l, m ^ {(W + 1){s_l}}}) + (W + 2)'(s_l);
   // W + 5 … W + 7: fit into T (FA = F), the quotient registered, the shift and the output fit.
   logic [W-1:0] qt, qt6, yo;
-  logic q_ovf, q_ovf6, q_ovf7, f_ovf;
+  logic q_ovf, q_ovf7, f_ovf;
   logic [63:0] r;
   inrarch_fit_stage #(.W(W), .F(F), .FA(F)) u_fit_q (.clk, .en, .x(64'(quo)), .y(qt), .ovf(q_ovf));
   always_ff @(posedge clk) if (en) qt6 <= qt;
-  (* keep *) always_ff @(posedge clk) if (en) {q_ovf6, q_ovf7} <= {q_ovf, q_ovf6};
+  inrarch_delay #(.WIDTH(1), .N(2), .LAST_FF(1'b1)) u_q_ovf (.clk, .en, .x(q_ovf), .y(q_ovf7));
   inrarch_shift #(.S(EO - EA + EB + FA - F)) u_shift (.x(64'($signed(qt6))), .y(r));
   inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit (.clk, .en, .x(r), .y(yo), .ovf(f_ovf));
   inrarch_delay #(.WIDTH(W + 1), .N(D - OWN)) u_pad (.clk, .en, .x({q_ovf7 || f_ovf, yo}), .y({ovf, y}));

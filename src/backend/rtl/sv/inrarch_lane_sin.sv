@@ -82,10 +82,8 @@ module inrarch_lane_sin #(
       assign term[j+3] = PW'(t_hi) << (26 * j + 17);
     end
   end
-  logic [12:0] ovf_d;  // the input's overflow flag, stage by stage from 4 (a shift register),
-  logic ovf17;         // and at 17 a flip-flop: the kernel's flag logic follows it
-  always_ff @(posedge clk) if (en) ovf_d <= {ovf_d[11:0], ovf3};
-  (* keep *) always_ff @(posedge clk) if (en) ovf17 <= ovf_d[12];
+  logic ovf17;  // the input's overflow flag at stage 17, in a flip-flop: the kernel's flag logic follows
+  inrarch_delay #(.WIDTH(1), .N(14), .LAST_FF(1'b1)) u_ovf (.clk, .en, .x(ovf3), .y(ovf17));
 
   // 5-6: carry-save levels: 6 terms to 4, 4 to 3 (registered), 3 to 2 (registered).
   function automatic logic [2*PW-1:0] csa(input logic [PW-1:0] p, input logic [PW-1:0] q, input logic [PW-1:0] r);

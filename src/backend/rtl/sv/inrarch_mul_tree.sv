@@ -10,7 +10,7 @@
 // and hold W^2 operand and partial-sum bits in flight (docs/rtl.md, "Pipelined lanes").
 module inrarch_mul_tree #(
     parameter int W = 32,
-    parameter int D = 7  // the product's delay in fires: this tree's stages, padded if more
+    parameter int D = 8  // the product's delay in fires: this tree's stages (8 at W = 32), padded if more
 ) (
     input  logic                clk,
     input  logic                en,
@@ -89,12 +89,6 @@ module inrarch_mul_tree #(
       assign v = {sum, low};
     end
   end
-  if (D > OWN) begin : g_pad
-    // Padded to a deeper kernel: the extra stages end in a flip-flop, not a shift register.
-    logic [63:0] q;
-    inrarch_delay #(.WIDTH(64), .N(D - OWN - 1)) u_pad (.clk, .en, .x(64'(g_lv[LEVELS].g_n[0].v)), .y(q));
-    (* keep *) always_ff @(posedge clk) if (en) p <= q;
-  end else begin : g_root
-    assign p = 64'(g_lv[LEVELS].g_n[0].v);
-  end
+  // Padded to a deeper kernel, the extra stages end in a flip-flop: the fit's flags follow.
+  inrarch_delay #(.WIDTH(64), .N(D > OWN ? D - OWN : 0), .LAST_FF(1'b1)) u_pad (.clk, .en, .x(64'(g_lv[LEVELS].g_n[0].v)), .y(p));
 endmodule

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "dataflow/elementwise.h"
 #include "dataflow/verify.h"
 #include "support/error.h"
 #include "support/limits.h"
@@ -26,10 +27,16 @@ int64_t mm_beat_work(const Design& d, const Process& p) {
   return std::max<int64_t>(1, bc * K);
 }
 
-int64_t mm_pipeline_depth(int64_t lanes) {
+int64_t select_tree_stages(int64_t inputs) {
+  int64_t stages = 1;
+  for (int64_t groups = (inputs + 17) / 18; groups > 1; groups = (groups + 35) / 36) ++stages;
+  return stages;
+}
+
+int64_t mm_pipeline_depth(int64_t lanes, int64_t elem_bits) {
   int64_t levels = 0;
   while ((int64_t(1) << levels) < lanes) ++levels;
-  return 5 + (levels + 1) / 2;
+  return 5 + mul_dsp_depth(elem_bits) + levels + 2 * select_tree_stages(lanes);
 }
 
 void set_mm_par(Design& d, ProcessId pid, int64_t requested) {
@@ -43,7 +50,7 @@ void set_mm_par(Design& d, ProcessId pid, int64_t requested) {
   p.mm_par = requested;
   p.mm_lanes = std::min(requested, mm_beat_work(d, p));
   // The mm engine is pipelined; mm_reduce writes once, after its last row, and has none.
-  p.mm_depth = p.kind == Kind::Mm ? mm_pipeline_depth(p.mm_lanes) : 0;
+  p.mm_depth = p.kind == Kind::Mm ? mm_pipeline_depth(p.mm_lanes, d.options.elem_bits) : 0;
 }
 
 void apply_parallelism(Design& d, const Parallelism& par) {

@@ -6,7 +6,7 @@
 //                              apply_parallelism for a search's (or a plan file's) choice,
 //                              and the search itself on its working copy.
 //   Process::mm_depth          the mm pipeline's cycles from a beat's last MAC cycle to its
-//                              write: mm_pipeline_depth(mm_lanes) (0 on an mm_reduce), set with the lanes by
+//                              write: mm_pipeline_depth(mm_lanes, elem_bits) (0 on an mm_reduce), set with the lanes by
 //                              set_mm_par only; the schedule, the HLS delay line and the RTL's D
 //                              read it (the RTL checks its stages against it at elaboration).
 //   options.fabric_elementwise_mul  elementwise multipliers in LUTs: apply_parallelism.
@@ -37,14 +37,21 @@ namespace inrarch::dataflow {
 // times the inner dim). The most MACs that can work.
 int64_t mm_beat_work(const Design& d, const Process& p);
 
-// The pipeline depth of an mm with `lanes` MACs (docs/rtl.md, "The mm engine"): 5 + ceil(lv/2)
-// with lv = ceil(log2 lanes) the adder levels of the lanes' prefix tree, a register every two
-// levels; the 5 are the operand (A/B) and product (M) registers, the window/select stage, the
-// accumulator stage and the fit stage. 1 lane: 5; 32: 8; 247: 9.
-int64_t mm_pipeline_depth(int64_t lanes);
+// The register stages of inrarch_select_tree picking one of `inputs` values: 1 up to 18, then
+// one more for every factor of 36 (two LUT levels a stage). 18: 1; 19 to 648: 2.
+int64_t select_tree_stages(int64_t inputs);
+
+// The pipeline depth of an mm with `lanes` MACs on elem_bits-bit values (docs/rtl.md, "The mm
+// engine"): 5 + md + lv + 2 s, with md = mul_dsp_depth(elem_bits) the product's stages,
+// lv = ceil(log2 lanes) the levels of the lanes' prefix tree (a register after each),
+// s = select_tree_stages(lanes) the stages that pick the sum before the open element and
+// that route the elements' sums to their beat slots; the 5 are the operand registers, the
+// difference, the low and the high halves of the sums, and the fits. At 32 bits: 1 lane 11,
+// 32 lanes 18, 247 lanes 21.
+int64_t mm_pipeline_depth(int64_t lanes, int64_t elem_bits);
 
 // Sets the MACs of mm process p: mm_par = requested, mm_lanes = min(requested, beat work),
-// mm_depth = mm_pipeline_depth(mm_lanes).
+// mm_depth = mm_pipeline_depth(mm_lanes, options.elem_bits).
 // Throws inrarch::Error (LimitError past limits::kMaxParallel) naming the process when p is
 // not an mm or requested is out of [1, kMaxParallel].
 void set_mm_par(Design& d, ProcessId p, int64_t requested);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "dataflow/attributes.h"
 #include "dataflow/memory.h"
 #include "dataflow/resources_detail.h"
 #include "dataflow/schedule.h"
@@ -46,9 +47,14 @@ Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemAr
   const int64_t K = as.at(1), par = p.mm_lanes;  // the stored lanes (attributes.h)
   Usage u;
   for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a);
-  // The pipeline's stages past a lane's operand and product registers (mm_depth, attributes.h):
-  // a 64-bit accumulator-width register a lane each (docs/rtl.md, "The mm engine").
-  if (a.kind == Arith::Fixed) u.ff += std::max<int64_t>(0, p.mm_depth - 2) * 64 * par;
+  // The pipeline's 64-bit registers a lane (docs/rtl.md, "The mm engine"): one a tree level,
+  // the window sums through the select stages and one more, the element sum, and about four
+  // in the product's stages, the high half's delay and the low half's.
+  if (a.kind == Arith::Fixed) {
+    int64_t levels = 0;
+    while ((int64_t{1} << levels) < par) ++levels;
+    u.ff += (levels + select_tree_stages(par) + 6) * 64 * par;
+  }
   if (p.operands[0].stream >= 0) arrays.push_back(banked(pid, "buffer", 2 * K, par, w));
   if (p.operands[1].stream >= 0) arrays.push_back(banked(pid, "buffer", numel(bs), par, w));
   if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(par), w));

@@ -250,7 +250,7 @@ struct Checker {
             fmt::format("mm_lanes {} but the lane rule gives min(mm_par {}, {} {}) = {} (set_mm_par sets both)",
                         pr.mm_lanes, pr.mm_par, pr.kind == Kind::Mm ? "bC*K" : "K*N", work,
                         std::min(pr.mm_par, work)));
-      const int64_t depth = pr.kind == Kind::Mm ? mm_pipeline_depth(pr.mm_lanes) : 0;  // mm_reduce: none
+      const int64_t depth = pr.kind == Kind::Mm ? mm_pipeline_depth(pr.mm_lanes, d.options.elem_bits) : 0;  // mm_reduce: none
       check(pr.mm_depth == depth, who,
             fmt::format("mm_depth {} but {} lanes give a pipeline of {} (set_mm_par sets both)", pr.mm_depth,
                         pr.mm_lanes, depth));

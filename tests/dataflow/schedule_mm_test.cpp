@@ -11,25 +11,36 @@ namespace inrarch::dataflow {
 namespace {
 
 TEST(Schedule, MmPipelineDepthFormula) {
-  // 5 + ceil(ceil(log2 L) / 2): operand, product, window, accumulator and fit registers and
-  // one register per two levels of the lanes' prefix tree.
-  EXPECT_EQ(mm_pipeline_depth(1), 5);
-  EXPECT_EQ(mm_pipeline_depth(2), 6);
-  EXPECT_EQ(mm_pipeline_depth(3), 6);
-  EXPECT_EQ(mm_pipeline_depth(4), 6);
-  EXPECT_EQ(mm_pipeline_depth(5), 7);
-  EXPECT_EQ(mm_pipeline_depth(16), 7);
-  EXPECT_EQ(mm_pipeline_depth(17), 8);
-  EXPECT_EQ(mm_pipeline_depth(32), 8);
-  EXPECT_EQ(mm_pipeline_depth(247), 9);
+  // 5 + md + ceil(log2 L) + 2 s: operand, difference, low and high sums and fit registers,
+  // md product stages (1 up to 18 bits, 4 above), a register a level of the lanes' prefix
+  // tree, s select stages (1 up to 18 lanes, 2 up to 648) twice.
+  EXPECT_EQ(select_tree_stages(1), 1);
+  EXPECT_EQ(select_tree_stages(18), 1);
+  EXPECT_EQ(select_tree_stages(19), 2);
+  EXPECT_EQ(select_tree_stages(648), 2);
+  EXPECT_EQ(select_tree_stages(649), 3);
+  EXPECT_EQ(mm_pipeline_depth(1, 32), 11);
+  EXPECT_EQ(mm_pipeline_depth(2, 32), 12);
+  EXPECT_EQ(mm_pipeline_depth(3, 32), 13);
+  EXPECT_EQ(mm_pipeline_depth(4, 32), 13);
+  EXPECT_EQ(mm_pipeline_depth(5, 32), 14);
+  EXPECT_EQ(mm_pipeline_depth(16, 32), 15);
+  EXPECT_EQ(mm_pipeline_depth(18, 32), 16);
+  EXPECT_EQ(mm_pipeline_depth(19, 32), 18);
+  EXPECT_EQ(mm_pipeline_depth(32, 32), 18);
+  EXPECT_EQ(mm_pipeline_depth(247, 32), 21);
+  EXPECT_EQ(mm_pipeline_depth(649, 32), 25);
+  EXPECT_EQ(mm_pipeline_depth(1, 18), 8);
+  EXPECT_EQ(mm_pipeline_depth(32, 16), 15);
 }
 
-// C[3,5] = A[3,4] B[4,5], both streamed a word a beat, L = 3 MACs, so D = 6. Cycles:
+// C[3,5] = A[3,4] B[4,5], both streamed a word a beat, L = 3 MACs, so D = 13. Cycles:
 // B read at 1..20, A row 0 at 21..24. Row 0's MAC cycles are 25..31; beat j's last product
 // is taken ceil(4(j+1)/3) = 2, 3, 4, 6, 7 cycles in: at 26, 27, 28, 30, 31, the first four
-// also reading row 1 (beats 0..3); its writes at 32, 33, 34, 36, 37. Row 1: MAC cycles
-// 33, 34, 35, 37, 38 (reading row 2 at the first four), writes 39, 40, 41, 43, 44. Row 2:
-// MAC cycles 40, 41, 42, 44, 45, writes 46, 47, 48, 50, 51 (the drain).
+// also reading row 1 (beats 0..3); its writes at 39, 40, 41, 43, 44. Row 1: MAC cycles
+// 32..38, last products at 33, 34, 35, 37, 38 (reading row 2 at the first four), writes 46,
+// 47, 48, 50, 51. Row 2: last products at 40, 41, 42, 44, 45, writes 53, 54, 55, 57, 58
+// (the drain).
 TEST(Schedule, MmWritesEachBeatDepthCyclesAfterItsMacCycle) {
   ir::Graph g;
   ir::NodeId a = g.input("a", {3, 4});
@@ -41,7 +52,7 @@ TEST(Schedule, MmWritesEachBeatDepthCyclesAfterItsMacCycle) {
   Design d = lower(g, o);
   ProcessId mm = d.find_process("mm_2");
   ASSERT_GE(mm, 0);
-  ASSERT_EQ(d.processes[mm].mm_depth, 6);
+  ASSERT_EQ(d.processes[mm].mm_depth, 13);
   EXPECT_NO_THROW(verify(d));
   const StreamId sa = d.processes[mm].operands[0].stream, sb = d.processes[mm].operands[1].stream;
   const StreamId sc = d.processes[mm].outputs[0];
@@ -53,14 +64,8 @@ TEST(Schedule, MmWritesEachBeatDepthCyclesAfterItsMacCycle) {
   for (int64_t t = 1; t <= 20; ++t) want.push_back({t, {{sb, false}}});
   for (int64_t t = 21; t <= 24; ++t) want.push_back({t, {{sa, false}}});
   const FifoOp r{sa, false}, w{sc, true};
-  for (int64_t t : {26, 27, 28, 30}) want.push_back({t, {r}});
-  want.push_back({32, {w}});
-  want.push_back({33, {w, r}});
-  want.push_back({34, {w, r}});
-  want.push_back({35, {r}});
-  want.push_back({36, {w}});
-  want.push_back({37, {w, r}});
-  for (int64_t t : {39, 40, 41, 43, 44, 46, 47, 48, 50, 51}) want.push_back({t, {w}});
+  for (int64_t t : {26, 27, 28, 30, 33, 34, 35, 37}) want.push_back({t, {r}});
+  for (int64_t t : {39, 40, 41, 43, 44, 46, 47, 48, 50, 51, 53, 54, 55, 57, 58}) want.push_back({t, {w}});
   const Program prog = schedule(d, mm);
   std::vector<Step> steps = expand(prog);
   ASSERT_EQ(steps.size(), want.size());
@@ -70,16 +75,17 @@ TEST(Schedule, MmWritesEachBeatDepthCyclesAfterItsMacCycle) {
     EXPECT_EQ(time, want[i].cycle) << "step " << i;
     EXPECT_EQ(steps[i].ops, want[i].ops) << "step " << i;
   }
-  // Runs of equal delay and ops: B, A row 0, then 26 | 27-28 | 30 | 32 | 33-34 | 35 | 36 | 37 |
-  // 39 | 40-41 | 43 | 44 | 46 | 47-48 | 50 | 51.
-  EXPECT_EQ(prog.runs.size(), 2u + 16);
+  // Runs of equal delay and ops: B, A row 0, then 26 | 27-28 | 30 | 33 | 34-35 | 37 | 39 |
+  // 40-41 | 43 | 44 | 46 | 47-48 | 50 | 51 | 53 | 54-55 | 57 | 58.
+  EXPECT_EQ(prog.runs.size(), 2u + 18);
   EXPECT_EQ(d.processes[mm].buffer_bits, (20 + 2 * 4) * 32);  // B and two A rows, as at D = 0
   EXPECT_NO_THROW(schedule_all(d));
 }
 
 TEST(Schedule, MmConstantADrainsAfterTheLastRow) {
-  // C[2,3] = A[2,2] (a ROM) B[2,3] (streamed, a word a beat), L = 2: D = 6. B at 1..6; row 0's
-  // MAC cycles 7, 8, 9 each finish a beat (2 products), row 1's 10, 11, 12; writes D later.
+  // C[2,3] = A[2,2] (a ROM) B[2,3] (streamed, a word a beat), L = 2: D = 12. B at 1..6; row 0's
+  // MAC cycles 7, 8, 9 each finish a beat (2 products), row 1's 10, 11, 12; writes D later,
+  // at 19..24.
   ir::Graph g;
   ir::NodeId a = g.param("a", {2, 2});
   ir::NodeId b = g.input("b", {2, 3});
@@ -98,7 +104,7 @@ TEST(Schedule, MmConstantADrainsAfterTheLastRow) {
   int64_t time = 0;
   for (size_t i = 0; i < steps.size(); ++i) {
     time += steps[i].delay;
-    EXPECT_EQ(time, i < 6 ? int64_t(i) + 1 : int64_t(i) + 7) << "step " << i;
+    EXPECT_EQ(time, i < 6 ? int64_t(i) + 1 : int64_t(i) + 13) << "step " << i;
     EXPECT_EQ(steps[i].ops.at(0).write, i >= 6);
   }
 }

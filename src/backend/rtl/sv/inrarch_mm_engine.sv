@@ -15,10 +15,14 @@
 // tree) give the element ending at lane u as P_u - P_(u-K) (started in this cycle) or
 // acc + P_u (started earlier): additions mod 2^64 are associative and commutative and
 // subtraction undoes one exactly, so every order gives the HLS kernel's bits.
-// Stages (registers, each on `tick`): 1 operands (DSP A/B), 2 products (M), then one every two
-// levels of the ceil(log2 L)-level prefix tree, then the window sums and the sum before the
-// open element (a select), then the element sums and the running accumulator (the one
-// cross-cycle loop: one add), then the fits. D = 5 + ceil(ceil(log2 L)/2).
+// Stages (registers, each on `tick`; no carry chain longer than 34 bits, no more than two
+// LUT levels besides): 1 operands (DSP A/B), MD products (inrarch_mul_dsp: 1 at W <= 18, 4
+// above), LV = ceil(log2 L) tree levels, S = select_stages(L) for the window sums and the
+// sum before the open element (inrarch_select_tree), 1 for the difference, 1 for the
+// element sums and the accumulator (the one cross-cycle loop: one add), 1 more for their
+// high halves (inrarch_mm_half: the 64-bit sums in two halves, the high one a tick behind),
+// S to route each element's sum to its beat slot, 1 for the fits.
+// D = 5 + MD + LV + 2 S (dataflow::mm_pipeline_depth).
 // `flag`: the kernel's read flags at the MAC cycle; `beat_ovf` at the write: that flag, every
 // fit of earlier MAC cycles and the fits of the beat's own elements (the HLS kernel writes the
 // beat before the later lanes fit).
@@ -32,7 +36,7 @@ module inrarch_mm_engine #(
     parameter int L = 1,
     parameter int G = 1,  // gcd(L, K): lane u can take an element's last product only if u = K-1 mod G
     parameter int SHIFT = 0,
-    parameter int D = 5,  // Process::mm_depth; checked against the stages below
+    parameter int D = 11,  // Process::mm_depth; checked against the stages below
     parameter int CW = (N * K + L - 1) / L > 1 ? $clog2((N * K + L - 1) / L) : 1  // derived, not set
 ) (
     input  logic          clk,
@@ -51,9 +55,23 @@ module inrarch_mm_engine #(
 );
   localparam int C = (N * K + L - 1) / L, LAST = N * K - (C - 1) * L, R = L % K;
   localparam int KW = $clog2(K + 1), EW = $clog2(BC + 1);
-  localparam int LV = L > 1 ? $clog2(L) : 0, NP = (LV + 1) / 2, DEPTH = 5 + NP;
-  localparam int SV = 2 + NP, SY = 3 + NP;  // the stages whose outputs the select and the sums read
-  localparam int CT = 3 + 2 * L + L * EW;   // a stage's control: mac, flag, rs0, fin, lastb, eu
+  function automatic int select_stages(input int n);  // inrarch_select_tree's, for n inputs
+    int g, st;
+    g = (n + 17) / 18;
+    st = 1;
+    for (int i = 0; i < 8; i = i + 1)
+      if (g > 1) begin
+        g = (g + 35) / 36;
+        st = st + 1;
+      end
+    select_stages = st;
+  endfunction
+  // Stages (docs/rtl.md, "The mm engine"): 1 operands, MD products, LV tree levels, S select
+  // stages (SW the first), the difference, the low sums (SY), the high sums (SH), S route
+  // stages, the fits (D).
+  localparam int MD = W <= 18 ? 1 : 4, LV = L > 1 ? $clog2(L) : 0, S = select_stages(L);
+  localparam int SW = 2 + MD + LV, SY = SW + S + 1, SH = SY + 1, DEPTH = SH + S + 1;
+  localparam int CT = 3 + 2 * L + L * EW;  // a stage's control: mac, flag, keep, fin, lastb, eu
   initial if (D != DEPTH) $fatal(1, "inrarch_mm_engine: D = %0d but L = %0d lanes make %0d stages", D, L, DEPTH);
 
   logic [CW-1:0] c;              // the row's MAC cycle
@@ -81,173 +99,138 @@ module inrarch_mm_engine #(
     assign wsel[u] = fin[u] && |(wfin >> u);          // in the beat this cycle writes
     assign lastb[u] = bnd[u] && !(|(bnd >> (u + 1)));  // the cycle's last element end
   end
-  assign writes = |wfin;
+  // `writes` from a counter, not |wfin (an L-input OR that the kernel's step would wait on):
+  // nb is the next beat end's product counted from the cycle's first, so a beat ends in the
+  // cycle when nb < L (at most one does, as L <= BC*K), and nb stays in [0, BC*K).
+  localparam int BK = BC * K, NBW = $clog2(BK + 1);
+  logic [NBW-1:0] nb;
+  assign writes = nb < NBW'(L);
+  always_ff @(posedge clk)
+    if (rst || (adv && row_end)) nb <= NBW'(BK - 1);
+    else if (adv) nb <= writes ? nb + NBW'(BK - L) : nb - NBW'(L);
+  // The accumulator keeps its sum unless the cycle ends an element (some lane u has term
+  // K-1: (ku_0 + u) mod K = K-1 for a u < L, as every lane is lane 0 moved on by u) or
+  // starts at one (ku_0 = 0): a compare of lane 0's term, where |lastb is an L-input OR.
+  logic keep0;
+  if (L >= K) begin : g_ends
+    assign keep0 = 1'b0;
+  end else begin : g_may_end
+    assign keep0 = !(ku[KW-1:0] == '0 || ku[KW-1:0] >= KW'(K - L));
+  end
 
   // Control down the pipeline: ctl[s] belongs to the entry in stage s (1..D).
   logic [D*CT-1:0] ctl;
   logic [D-1:0] wq;  // the entry's MAC cycle wrote a beat (wsel's beat)
-  logic [D*L-1:0] wselq;
+  logic [(SH-1)*L-1:0] wselq;  // up to the stage before the route
   always_ff @(posedge clk)
     if (rst) begin
       ctl <= '0;
       wq <= '0;
     end else if (tick) begin
-      ctl <= {ctl[(D-1)*CT-1:0], {mac, flag, ku[KW-1:0] == '0, fin, lastb, eu}};
+      ctl <= {ctl[(D-1)*CT-1:0], {mac, flag, keep0, fin, lastb, eu}};
       wq <= {wq[D-2:0], mac && writes};
-      wselq <= {wselq[(D-1)*L-1:0], wsel};
+      wselq <= {wselq[(SH-2)*L-1:0], wsel};
     end
   `define MM_CTL(s) ctl[((s)-1)*CT+:CT]
 
-  // Stages 1 and 2: operands, products floored into A.
-  logic [L*64-1:0] m_r;
+  // Stage 1: the operands (the DSPs' input registers); then inrarch_mul_dsp's MD stages.
+  logic [L*64-1:0] pa;
   for (genvar u = 0; u < L; u = u + 1) begin : g_mul
-    logic signed [2*W-1:0] prod;
     logic [W-1:0] ar, br;
-    logic [63:0] pa, mr;
-    assign prod = $signed(ar) * $signed(br);
-    if (FA >= 2 * F) begin : g_up
-      assign pa = 64'($signed(prod)) << (FA - 2 * F);
-    end else begin : g_down
-      assign pa = 64'($signed(prod)) >>> (2 * F - FA);
-    end
+    logic signed [63:0] prod;
     always_ff @(posedge clk)
       if (tick) begin
         ar <= arow[(u%K)*W+:W];
         br <= bq[u*W+:W];
-        mr <= pa;
       end
-    assign m_r[u*64+:64] = mr;
-  end
-
-  // The prefix tree (Sklansky): level k adds the last sum of the lower half of every
-  // 2^(k+1)-lane block into its upper half; a register after every second level and the last.
-  logic [(LV+1)*L*64-1:0] pv  /* verilator split_var */;  // level k, lane u at [(k*L + u)*64 +: 64]
-  assign pv[L*64-1:0] = m_r;
-  for (genvar k = 0; k < LV; k = k + 1) begin : g_lv
-    logic [L*64-1:0] nx;
-    for (genvar u = 0; u < L; u = u + 1) begin : g_u
-      if ((u >> k) % 2 == 1) begin : g_add
-        assign nx[u*64+:64] = pv[(k*L+u)*64+:64] + pv[(k*L+((u>>k)<<k)-1)*64+:64];
-      end else begin : g_keep
-        assign nx[u*64+:64] = pv[(k*L+u)*64+:64];
-      end
-    end
-    if (k % 2 == 1 || k == LV - 1) begin : g_reg
-      logic [L*64-1:0] q;
-      always_ff @(posedge clk) if (tick) q <= nx;
-      assign pv[(k+1)*L*64+:L*64] = q;
-    end else begin : g_comb
-      assign pv[(k+1)*L*64+:L*64] = nx;
+    inrarch_mul_dsp #(.W(W)) u_mul (.clk, .en(tick), .a(ar), .b(br), .p(prod));
+    if (FA >= 2 * F) begin : g_up
+      assign pa[u*64+:64] = prod << (FA - 2 * F);
+    end else begin : g_down
+      assign pa[u*64+:64] = prod >>> (2 * F - FA);
     end
   end
 
-  // Window stage: an element ending at lane u >= K started in this cycle (P_u - P_(u-K));
-  // the open element after the cycle starts after its last element end (P_last - P_end).
+  // The sums in two 32-bit halves, the high one a tick behind on the low one's carries.
+  localparam int NC = LV * L + 2 * L + 2;
+  logic [L*32-1:0] m_lo, m_hi, y_lo, y_hi, y_lo_d;
+  logic [NC-1:0] c_lo, c_hi_unused;
+  for (genvar u = 0; u < L; u = u + 1) begin : g_split
+    assign m_lo[u*32+:32] = pa[u*64+:32];
+    always_ff @(posedge clk) if (tick) m_hi[u*32+:32] <= pa[u*64+32+:32];
+  end
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [L*64-1:0] p, v_r;  // v_r: only the lanes that can end an element
+  logic [CT-1:0] cw_lo, cw_hi, cs_lo, cs_hi;  // the control at the select and the sum stages
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [63:0] sel, ps_r, pl_r;
-  logic [L-1:0] lastb_v;
-  assign p = pv[LV*L*64+:L*64];
-  assign lastb_v = ctl[(SV-1)*CT+L*EW+:L];
-  always_comb begin
-    sel = '0;
-    for (int u = 0; u < L; u = u + 1) sel = sel | (lastb_v[u] ? p[u*64+:64] : 64'd0);
-  end
-  for (genvar u = 0; u < L; u = u + 1) begin : g_win
-    if (u % G == (K - 1) % G) begin : g_end
-      logic [63:0] q;
-      always_ff @(posedge clk)
-        if (tick) q <= u >= K ? p[u*64+:64] - p[(u >= K ? u - K : 0)*64+:64] : p[u*64+:64];
-      assign v_r[u*64+:64] = q;
-    end else begin : g_mid
-      assign v_r[u*64+:64] = '0;
-    end
-  end
+  assign cw_lo = `MM_CTL(SW - 1);
+  assign cw_hi = `MM_CTL(SW);
+  assign cs_lo = `MM_CTL(SY - 1);
+  assign cs_hi = `MM_CTL(SY);
+  inrarch_mm_half #(.HW(32), .L(L), .K(K), .G(G), .LV(LV), .S(S), .LOW(1'b1)) u_lo (
+      .clk, .tick, .m(m_lo), .lastb(cw_lo[L*EW+:L]), .acc_en(cs_lo[CT-1]), .keep(cs_lo[L*EW+2*L]),
+      .cin('0), .cout(c_lo), .y(y_lo));
+  inrarch_mm_half #(.HW(32), .L(L), .K(K), .G(G), .LV(LV), .S(S), .LOW(1'b0)) u_hi (
+      .clk, .tick, .m(m_hi), .lastb(cw_hi[L*EW+:L]), .acc_en(cs_hi[CT-1]), .keep(cs_hi[L*EW+2*L]),
+      .cin(c_lo), .cout(c_hi_unused), .y(y_hi));
+  always_ff @(posedge clk) if (tick) y_lo_d <= y_lo;
+
+  // Route: each beat slot e takes the sum of the lane that finishes it in this entry (at
+  // most one), with a bit saying so and one saying the lane is in the beat written now.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [CT-1:0] cr;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [L-1:0] fin_r, wsel_r;
+  logic [L*EW-1:0] eu_r;
+  logic [BC*L-1:0] rsel;  // slot e, lane u at e*L + u: decoded a stage ahead
+  logic [L-1:0] rw;
+  assign cr = `MM_CTL(SH - 1);
+  assign fin_r = cr[L*EW+L+:L];
+  assign eu_r = cr[L*EW-1:0];
+  assign wsel_r = wselq[(SH-2)*L+:L];
   always_ff @(posedge clk)
     if (tick) begin
-      ps_r <= sel;
-      pl_r <= p[(L-1)*64+:64];
+      rw <= wsel_r;
+      for (int e = 0; e < BC; e = e + 1)
+        for (int u = 0; u < L; u = u + 1) rsel[e*L+u] <= fin_r[u] && eu_r[u*EW+:EW] == EW'(e);
     end
-
-  // Sum stage: the elements' sums and the accumulator (the open element's sum so far).
-  logic [63:0] acc;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [L*64-1:0] y_r;     // only the lanes that can end an element
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic [CT-1:0] cy;
-  assign cy = `MM_CTL(SY);
-  for (genvar u = 0; u < L; u = u + 1) begin : g_sum
-    if (u % G == (K - 1) % G) begin : g_end
-      logic [63:0] q;
-      always_ff @(posedge clk)
-        if (tick) q <= (u < K - 1 ? acc : 64'd0) + v_r[u*64+:64];
-      assign y_r[u*64+:64] = q;
-    end else begin : g_mid
-      assign y_r[u*64+:64] = '0;
-    end
+  logic [L*66-1:0] rx;
+  for (genvar u = 0; u < L; u = u + 1) begin : g_rx
+    assign rx[u*66+:66] = {rw[u], 1'b1, y_hi[u*32+:32], y_lo_d[u*32+:32]};
   end
-  always_ff @(posedge clk)
-    if (rst) acc <= '0;
-    else if (tick && cy[CT-1])  // a MAC cycle's entry
-      acc <= |cy[L*EW+:L] ? pl_r - ps_r : cy[L*EW+2*L] ? pl_r : acc + pl_r;
-
-  // Fit stage, then the beat: its elements from this entry's lanes up to the one finishing
-  // slot BC-1 (at most one a cycle, as L <= BC*K), the rest from `done`.
-  logic [L*W-1:0] yf_r;
-  logic [L-1:0] yo_r;
-  for (genvar u = 0; u < L; u = u + 1) begin : g_fit
-    if (u % G == (K - 1) % G) begin : g_end
-      logic [63:0] r;
-      logic [W-1:0] yy, yq;
-      logic oo, oq;
-      inrarch_shift #(.S(SHIFT)) u_shift (.x(y_r[u*64+:64]), .y(r));
-      inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit (.x(r), .y(yy), .ovf(oo));
-      always_ff @(posedge clk)
-        if (tick) begin
-          yq <= yy;
-          oq <= oo;
-        end
-      assign yf_r[u*W+:W] = yq;
-      assign yo_r[u] = oq;
-    end else begin : g_mid
-      assign yf_r[u*W+:W] = '0;
-      assign yo_r[u] = 1'b0;
-    end
+  logic [BC*W-1:0] ef;  // the slots' fitted sums, at stage D
+  logic [BC-1:0] eo, ehit, ewr;
+  for (genvar e = 0; e < BC; e = e + 1) begin : g_slot
+    logic [65:0] r;
+    logic [63:0] sh;
+    logic [W-1:0] yy;
+    logic oo;
+    inrarch_select_tree #(.N(L), .W(66)) u_route (.clk, .en(tick), .sel(rsel[e*L+:L]), .x(rx), .y(r));
+    inrarch_shift #(.S(SHIFT)) u_shift (.x(r[63:0]), .y(sh));
+    inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit (.x(sh), .y(yy), .ovf(oo));
+    always_ff @(posedge clk)
+      if (tick) begin
+        ef[e*W+:W] <= yy;
+        eo[e] <= oo;
+        ehit[e] <= r[64];
+        ewr[e] <= r[65];
+      end
   end
+
+  // The beat: the slots finished in this entry for the beat written now, the rest from
+  // `done` (slots finished in earlier MAC cycles).
   logic [CT-1:0] cf;
-  logic [L-1:0] fin_f, wsel_f;
-  logic [L*EW-1:0] eu_f;
-  logic [BC*W-1:0] done;         // elements of the open beat finished in earlier cycles
-  logic fs;                      // every fit of earlier MAC cycles
+  logic [BC*W-1:0] done;
+  logic fs;  // every fit of earlier MAC cycles
   assign cf = `MM_CTL(D);
-  assign fin_f = cf[L*EW+L+:L];
-  assign eu_f = cf[L*EW-1:0];
-  assign wsel_f = wselq[(D-1)*L+:L];
   assign wr = wq[D-1];
-  logic hit;
-  logic [W-1:0] x;
-  always_comb begin
-    beat = done;
-    for (int e = 0; e < BC; e = e + 1) begin
-      hit = 1'b0;
-      x = '0;
-      for (int u = 0; u < L; u = u + 1)
-        if (wsel_f[u] && eu_f[u*EW+:EW] == EW'(e)) begin
-          hit = 1'b1;
-          x = x | yf_r[u*W+:W];
-        end
-      if (hit) beat[e*W+:W] = x;
-    end
+  for (genvar e = 0; e < BC; e = e + 1) begin : g_beat
+    assign beat[e*W+:W] = ewr[e] ? ef[e*W+:W] : done[e*W+:W];
+    always_ff @(posedge clk) if (tick && cf[CT-1] && ehit[e]) done[e*W+:W] <= ef[e*W+:W];
   end
-  assign beat_ovf = cf[CT-2] || fs || |(wsel_f & yo_r);
+  assign beat_ovf = cf[CT-2] || fs || |(ewr & eo);
   always_ff @(posedge clk)
     if (rst) fs <= 1'b0;
-    else if (tick && cf[CT-1]) fs <= fs || |(fin_f & yo_r);
-  always_ff @(posedge clk)
-    if (tick && cf[CT-1])
-      for (int u = 0; u < L; u = u + 1)
-        if (fin_f[u]) done[eu_f[u*EW+:EW]*W+:W] <= yf_r[u*W+:W];
+    else if (tick && cf[CT-1]) fs <= fs || |(ehit & eo);
   `undef MM_CTL
 
   assign c_next = rst || (adv && row_end) ? '0 : adv ? c + 1'b1 : c;

@@ -35,11 +35,12 @@ const ElementwiseRow& elementwise_row(const Design& d, const Process& p);
 // The digit recurrences' pipelines at w-bit elements (docs/rtl.md, "Pipelined lanes").
 // Division (inrarch_lane_div): the operands, their magnitudes, the saturation test, w
 // non-restoring stages (a quotient bit each, one carry chain), the signed quotient, the two
-// fits' flags with the quotient between them, the result register. The square root: at most
-// two recurrence stages between registers, at most w - 1 root bits (a (w - 1 + S)-bit
-// radicand, S <= w - 1), plus the result register.
+// fits' flags with the quotient between them, the result register. The square root
+// (inrarch_lane_sqrt): the operand's range flags, the initial state, a register a root bit
+// (at most min(w, 32) of them at any binary point: a radicand of w - 1 + S <= 64 bits,
+// S <= w; fewer are padded), the result's range flags, the result register.
 constexpr int64_t div_depth(int64_t w) { return w + 8; }
-constexpr int64_t sqrt_depth(int64_t w) { return 1 + w / 2; }
+constexpr int64_t sqrt_depth(int64_t w) { return (w < 32 ? w : 32) + 4; }
 // A product on DSP48E2s (inrarch_mul_dsp): one stage up to 18 bits (one DSP); wider, the
 // 27 x 18 tiles' products, their middle sum and the final sum's two halves.
 constexpr int64_t mul_dsp_depth(int64_t w) { return w <= 18 ? 1 : 4; }

@@ -16,15 +16,15 @@ namespace {
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // The pipelined digit recurrences (inrarch_lane_sqrt, inrarch_lane_div; docs/rtl.md
-// "Pipelined lanes"), a lane each: fitted to Yosys 0.23 (`synth_xilinx -family xcup`), sqrt on
-// 4-lane kernels at fixed<32,10> and fixed<16,6>, the kernel's FSM and result register taken
-// off, div as the lane module alone. LUTs: the stages' adders and selects plus the
-// realignments and fits around them; flip-flops: the D - 1 register stages, each holding the
-// remainder, the partial quotient or root and the operand bits still to come.
-//   sqrt: 1,744 LUT, 1,824 FF at w = 32; 488 LUT, 464 FF at w = 16
-//   div:  1,201 LUT, 3,291 FF at w = 32; 347 LUT, 947 FF at w = 16 (a stage a register)
-int64_t sqrt_luts(int64_t w) { return (3 * w * w + 13 * w) / 2; }
-int64_t sqrt_ffs(int64_t w) { return w * w * 9 / 5; }
+// "Pipelined lanes"), a lane each: fitted to Yosys 0.23 (`synth_xilinx -family xcup
+// -flatten`), the lane module alone at fixed<32,10> and fixed<16,6>, a stage a register.
+// LUTs (shift-register LUTs included): the stages' adders plus the realignments and fits
+// around them; flip-flops: the register stages, each holding the remainder, the partial
+// quotient or root and the operand bits still to come.
+//   sqrt: 814 LUT (52 of them SRL16E), 1,376 FF at w = 32; 195 LUT (8), 423 FF at w = 16
+//   div:  1,201 LUT, 3,291 FF at w = 32; 347 LUT, 947 FF at w = 16
+int64_t sqrt_luts(int64_t w) { return 13 * w * w / 16 - w; }
+int64_t sqrt_ffs(int64_t w) { return w * w + 10 * w; }
 int64_t div_luts(int64_t w) { return w * w + 6 * w; }
 int64_t div_ffs(int64_t w) { return 11 * w * w / 4 + 15 * w; }
 // The pipelined sine-table lane (inrarch_lane_sin, its table in a block RAM), the lane module

@@ -118,5 +118,19 @@ TEST(RtlClock, DivisionMeetsThreeHundredMegahertz) {
   expect_design_meets_the_clock(b, lo, "rtl_clock_div", "ew2 OP=11", 1);
 }
 
+// The square root: a non-restoring stage a register, subtracting 4q + 1 or adding 4q + 3 as
+// one subtraction whose subtrahend the remainder's sign inverts (two stages between
+// registers, with the select after each chain, estimated 99 MHz, before).
+TEST(RtlClock, SquareRootMeetsThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("sqrt_clock"), {}, {}, {}};
+  const ir::NodeId x = b.graph.input("x", {2, 4});
+  b.graph.add_output("y", b.graph.unary(Op::Sqrt, x));
+  hls::hls_test::fill_bundle(b, 9);
+  dataflow::LowerOptions lo;
+  lo.block = 2;
+  expect_design_meets_the_clock(b, lo, "rtl_clock_sqrt", "ew1 OP=13", 1);
+}
+
 }  // namespace
 }  // namespace inrarch::rtl

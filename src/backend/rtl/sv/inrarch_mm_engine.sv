@@ -49,6 +49,8 @@ module inrarch_mm_engine #(
     output logic          writes,
     output logic          row_end,
     output logic [CW-1:0] c_next,
+    output logic [CW-1:0] c_after,  // the MAC cycle after this one (a register)
+    output logic          take,     // this tick is a MAC cycle: c moves on to c_after
     output logic          wr,
     output logic [BC*W-1:0] beat,
     output logic          beat_ovf
@@ -77,37 +79,57 @@ module inrarch_mm_engine #(
   logic [CW-1:0] c;              // the row's MAC cycle
   logic [L*KW-1:0] ku, ku_n;     // lane u's product: term ku of the element in slot eu of
   logic [L*EW-1:0] eu, eu_n;     // its beat (lane u at [u*KW +: KW], [u*EW +: EW]); _n: a cycle on
-  logic [L-1:0] fin, bnd, lastb, wfin, wsel;
+  logic [L-1:0] fin, bnd, lastb, wsel;
   logic adv;
   assign adv = tick && mac;
   assign row_end = c == CW'(C - 1);
+  localparam int BK = BC * K, NBW = $clog2(BK + 1);
+  logic [NBW-1:0] nb;  // the next beat end's product, counted from the cycle's first (below)
   for (genvar u = 0; u < L; u = u + 1) begin : g_lane
-    logic [KW:0] ks;  // the term L products on, before it wraps into the next element
-    logic [EW:0] es;
-    assign ks = {1'b0, ku[u*KW+:KW]} + (KW+1)'(R);
-    assign es = {1'b0, eu[u*EW+:EW]} + (EW+1)'(L / K) + (EW+1)'(ks >= (KW+1)'(K));
-    assign ku_n[u*KW+:KW] = ks >= (KW+1)'(K) ? KW'(ks - (KW+1)'(K)) : KW'(ks);
-    assign eu_n[u*EW+:EW] = es >= (EW+1)'(BC) ? EW'(es - (EW+1)'(BC)) : EW'(es);
+    // A MAC cycle moves a lane L products on: R = L mod K terms, into the next element when
+    // the term wraps (ku >= K - R), and L / K elements more, each slot mod BC. The compares
+    // read the registers and every candidate sum is formed beside them, so the update is a
+    // short chain and a select.
+    logic [KW-1:0] k;
+    logic [EW-1:0] e, e0, e1;  // the slot L / K or L / K + 1 elements on
+    logic wrap;
+    assign k = ku[u*KW+:KW];
+    assign e = eu[u*EW+:EW];
+    assign wrap = {1'b0, k} >= (KW+1)'(K - R);
+    assign ku_n[u*KW+:KW] = wrap ? k - KW'(K - R) : k + KW'(R);
+    assign e0 = 32'(e) + L / K >= BC ? EW'(32'(e) + L / K - BC) : EW'(32'(e) + L / K);
+    assign e1 = 32'(e) + L / K + 1 >= BC ? EW'(32'(e) + L / K + 1 - BC) : EW'(32'(e) + L / K + 1);
+    assign eu_n[u*EW+:EW] = wrap ? e1 : e0;
     if (u % G == (K - 1) % G) begin : g_end
-      assign bnd[u] = ku[u*KW+:KW] == KW'(K - 1);
+      assign bnd[u] = k == KW'(K - 1);
       assign fin[u] = mac && (u < LAST || !row_end) && bnd[u];
     end else begin : g_mid
       assign bnd[u] = 1'b0;
       assign fin[u] = 1'b0;
     end
-    assign wfin[u] = fin[u] && eu[u*EW+:EW] == EW'(BC - 1);
-    assign wsel[u] = fin[u] && |(wfin >> u);          // in the beat this cycle writes
-    assign lastb[u] = bnd[u] && !(|(bnd >> (u + 1)));  // the cycle's last element end
+    // In the beat this cycle writes: at or before its last product's lane (nb, when the
+    // cycle writes; at most one beat ends in a cycle).
+    if (u == 0) begin : g_first
+      assign wsel[u] = fin[u] && writes;
+    end else begin : g_later
+      assign wsel[u] = fin[u] && writes && 32'(nb) >= 32'(u);
+    end
+    // The cycle's last element end: ends are K lanes apart, so none follows u when u + K >= L.
+    assign lastb[u] = bnd[u] && u + K >= L;
   end
-  // `writes` from a counter, not |wfin (an L-input OR that the kernel's step would wait on):
+  // `writes` is a register, not an OR over the lanes (which the kernel's step would wait on):
   // nb is the next beat end's product counted from the cycle's first, so a beat ends in the
-  // cycle when nb < L (at most one does, as L <= BC*K), and nb stays in [0, BC*K).
-  localparam int BK = BC * K, NBW = $clog2(BK + 1);
-  logic [NBW-1:0] nb;
-  assign writes = nb < NBW'(L);
+  // cycle when nb < L (at most one does, as L <= BC*K), and nb stays in [0, BC*K). Both are
+  // set on a MAC cycle from registers only: after a write nb + BC*K - L < L when nb < 2L -
+  // BC*K, else nb - L < L when nb < 2L.
   always_ff @(posedge clk)
-    if (rst || (adv && row_end)) nb <= NBW'(BK - 1);
-    else if (adv) nb <= writes ? nb + NBW'(BK - L) : nb - NBW'(L);
+    if (rst || (adv && row_end)) begin
+      nb <= NBW'(BK - 1);
+      writes <= BK - 1 < L;
+    end else if (adv) begin
+      nb <= writes ? nb + NBW'(BK - L) : nb - NBW'(L);
+      writes <= writes ? 32'(nb) + 32'(BK) < 32'(2 * L) : 32'(nb) < 32'(2 * L);
+    end
   // The accumulator keeps its sum unless the cycle ends an element (some lane u has term
   // K-1: (ku_0 + u) mod K = K-1 for a u < L, as every lane is lane 0 moved on by u) or
   // starts at one (ku_0 = 0): a compare of lane 0's term, where |lastb is an L-input OR.
@@ -246,4 +268,8 @@ module inrarch_mm_engine #(
         eu[u*EW+:EW] <= eu_n[u*EW+:EW];
       end
   always_ff @(posedge clk) c <= c_next;
+  assign take = adv;
+  always_ff @(posedge clk)
+    if (rst) c_after <= CW'(C > 1 ? 1 : 0);
+    else if (adv) c_after <= c_after == CW'(C - 1) ? '0 : c_after + 1'b1;
 endmodule

@@ -68,8 +68,11 @@ module inrarch_mm_half #(
         assign co[k*L+u] = s[HW];
         always_ff @(posedge clk) if (tick) q <= s[HW-1:0];
       end else begin : g_keep
+        // Kept a flip-flop: a lane passed on through plain flip-flops for three levels or
+        // more would become a shift-register LUT, whose output comes 1.2 ns later, where an
+        // adder follows.
         assign co[k*L+u] = 1'b0;
-        always_ff @(posedge clk) if (tick) q <= pv[(k*L+u)*HW+:HW];
+        (* keep *) always_ff @(posedge clk) if (tick) q <= pv[(k*L+u)*HW+:HW];
       end
       assign pv[((k+1)*L+u)*HW+:HW] = q;
     end

@@ -49,12 +49,14 @@ module inrarch_mm_rom_a #(
   logic mac, adv, tick, wr, row_end, beat_ovf;
   /* verilator lint_off UNUSEDSIGNAL */
   logic writes;  // no reads to pace: the write comes from the pipeline
+  logic [CW-1:0] c_after;  // a ROM's registered read address; the buffer reads at c_next
+  logic take;
   /* verilator lint_on UNUSEDSIGNAL */
   inrarch_mm_bbuf #(.W(W), .K(K), .N(N), .BB(BB), .L(L)) u_b (
       .clk, .rst, .b_data, .b_valid, .b_ready, .c_next, .bq, .b_done, .ovf(b_ovf));
   inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT), .D(D)) u_engine (
       .clk, .rst, .mac, .tick, .flag(b_ovf), .arow(h[(L < K ? L : K)*W-1:0]), .bq, .writes, .row_end, .c_next,
-      .wr, .beat, .beat_ovf);
+      .c_after, .take, .wr, .beat, .beat_ovf);
   assign mac       = full && !finished;
   assign tick      = !wr || out_ready;
   assign adv       = tick && mac;

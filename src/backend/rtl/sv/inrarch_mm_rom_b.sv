@@ -1,8 +1,8 @@
 // C[M, N] = A[M, K] · B[K, N] with A streamed and B a constant ROM, L MACs (the design's
 // mm_lanes, at most BC*K; the HLS library's mm_rom_b<P, SHIFT>): inrarch_mm_stream_a reading B from
 // ROM_FILE, C words of L*W bits (word c, lane u: product c*L + u of a row, the column-major
-// element (k, n) = (t mod K, t / K); zero past N*K), one cycle ahead into a register, so a
-// block ROM can hold it.
+// element (k, n) = (t mod K, t / K); zero past N*K), one MAC cycle ahead into a register, so
+// a block ROM can hold it.
 module inrarch_mm_rom_b #(
     parameter int W = 32,
     parameter int F = 22,
@@ -31,10 +31,18 @@ module inrarch_mm_rom_b #(
   logic [L*W-1:0] brom[C];
   initial $readmemh(ROM_FILE, brom);
   logic [L*W-1:0] bq;
-  logic [CW-1:0] c_next;
-  always_ff @(posedge clk) bq <= brom[c_next];
+  logic [CW-1:0] c_after;
+  logic take, loaded;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [CW-1:0] c_next;  // the streamed B's buffer reads there; this ROM reads a cycle earlier
+  /* verilator lint_on UNUSEDSIGNAL */
+  // bq is the word of the MAC cycle in use: word 0 once after reset, then on each MAC cycle
+  // the next cycle's, read at a registered address (c_after), so that the kernel's step is
+  // only the read's enable, not a term of the ROM's address.
+  always_ff @(posedge clk) loaded <= !rst;
+  always_ff @(posedge clk) if (!loaded || take) bq <= brom[loaded ? c_after : '0];
   inrarch_mm_stream_a #(.W(W), .F(F), .FA(FA), .M(M), .K(K), .N(N), .BA(BA), .BC(BC), .L(L), .G(G),
                         .SHIFT(SHIFT), .D(D)) u_rows (
-      .clk, .rst, .go(1'b1), .pre_ovf(1'b0), .bq, .c_next, .a_data, .a_valid, .a_ready, .out_data,
-      .out_valid, .out_ready);
+      .clk, .rst, .go(1'b1), .pre_ovf(1'b0), .bq, .c_next, .c_after, .take, .a_data, .a_valid, .a_ready,
+      .out_data, .out_valid, .out_ready);
 endmodule

@@ -32,6 +32,8 @@ module inrarch_mm_stream_a #(
     input  logic          pre_ovf,
     input  logic [L*W-1:0] bq,
     output logic [CW-1:0] c_next,
+    output logic [CW-1:0] c_after,
+    output logic          take,
     input  logic [BA*W:0] a_data,
     input  logic          a_valid,
     output logic          a_ready,
@@ -51,18 +53,19 @@ module inrarch_mm_stream_a #(
   logic [KW-1:0] ra;             // the next A beat of a read phase
   logic [NW-1:0] jb;             // beats written in the row
   logic mac, writes, row_end, more, wr, need_r, read_phase, tick, fire_r, adv, last_read, beat_ovf;
+  logic last_row, jb_open;       // i = M - 1, jb < OVERLAP: registers, so the step need not compare
   logic [K*W-1:0] arow, hrot;
   logic [BC*W-1:0] beat;
   assign arow = cur ? h1 : h0;
   inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT), .D(D)) u_engine (
       .clk, .rst, .mac, .tick, .flag(pre_ovf || sticky), .arow(arow[(L < K ? L : K)*W-1:0]), .bq, .writes,
-      .row_end, .c_next, .wr, .beat, .beat_ovf);
+      .row_end, .c_next, .c_after, .take, .wr, .beat, .beat_ovf);
 
   // Steps: a read phase's cycles read; a MAC cycle reads with its beat's last product while
   // the next row has beats left; any cycle writes the beat whose MAC cycle was D ago.
   assign mac        = phase == ROW;
   assign read_phase = phase == FIRST_ROW || phase == TAIL;
-  assign more       = i != MW'(M - 1) && jb < NW'(OVERLAP);
+  assign more       = !last_row && jb_open;
   assign need_r     = read_phase || (mac && writes && more);
   assign tick       = (!read_phase || (started && go)) && (!need_r || a_valid) && (!wr || out_ready);
   assign adv        = tick && mac;
@@ -106,6 +109,8 @@ module inrarch_mm_stream_a #(
       i <= '0;
       ra <= '0;
       jb <= '0;
+      last_row <= M == 1;
+      jb_open <= 1'b1;
     end else begin
       started <= 1'b1;
       if (a_ready) sticky <= sticky || a_data[BA*W];
@@ -115,19 +120,25 @@ module inrarch_mm_stream_a #(
           phase <= ROW;
           if (phase == TAIL) begin
             i <= i + 1'b1;
+            last_row <= i + 1'b1 == MW'(M - 1);
             cur <= !cur;
           end
         end
       end else if (adv) begin  // a MAC cycle
-        if (writes) jb <= jb + 1'b1;
+        if (writes) begin
+          jb <= jb + 1'b1;
+          jb_open <= jb + 1'b1 < NW'(OVERLAP);
+        end
         if (row_end) begin  // its last write
           jb <= '0;
+          jb_open <= 1'b1;
           if (i == MW'(M - 1)) phase <= DONE;
           else if (READS > OVERLAP) begin
             phase <= TAIL;
             ra <= KW'(OVERLAP);
           end else begin
             i <= i + 1'b1;
+            last_row <= i + 1'b1 == MW'(M - 1);
             cur <= !cur;
           end
         end

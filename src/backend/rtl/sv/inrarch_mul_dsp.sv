@@ -80,6 +80,9 @@ module inrarch_mul_dsp #(
         hi0 <= x[63:32] + y[63:32];
         hi1 <= {x[63:32], 1'b1} + {y[63:32], 1'b1};
       end
-    always_ff @(posedge clk) if (en) p <= {low[32] ? hi1[32:1] : hi0, low[31:0]};
+    // Kept a flip-flop: the low bits below the middle product's are the first product's,
+    // carried through plain flip-flops, which Yosys would pack with this one into a
+    // shift-register LUT, whose output comes 1.2 ns later, where an adder follows.
+    (* keep *) always_ff @(posedge clk) if (en) p <= {low[32] ? hi1[32:1] : hi0, low[31:0]};
   end
 endmodule

@@ -75,20 +75,20 @@ std::vector<size_t> sizes(const Program& p) {
   return out;
 }
 
-// 20 beats through a 17-deep sqrt: 17 reads, 3 steps that read and write, 17 writes.
+// 40 beats through a 36-deep sqrt: 36 reads, 4 steps that read and write, 36 writes.
 TEST(ScheduleElementwise, ADeepPipelineWritesBeatIMinusLAtStepI) {
-  Design d = one_op(Op::Sqrt, {4, 5});
+  Design d = one_op(Op::Sqrt, {5, 8});
   ProcessId p = d.find_process("sqrt_1");
   ASSERT_GE(p, 0);
   Program prog = schedule(d, p);
-  std::vector<size_t> want(17, 1);
-  want.insert(want.end(), 3, 2);
-  want.insert(want.end(), 17, 1);
+  std::vector<size_t> want(36, 1);
+  want.insert(want.end(), 4, 2);
+  want.insert(want.end(), 36, 1);
   EXPECT_EQ(sizes(prog), want);
-  EXPECT_EQ(delays(prog), std::vector<int64_t>(37, 1));
+  EXPECT_EQ(delays(prog), std::vector<int64_t>(76, 1));
   const std::vector<Step> steps = expand(prog);
-  EXPECT_FALSE(steps[16].ops[0].write);
-  EXPECT_TRUE(steps[17].ops[1].write);
+  EXPECT_FALSE(steps[35].ops[0].write);
+  EXPECT_TRUE(steps[36].ops[1].write);
   EXPECT_TRUE(steps.back().ops[0].write);
   EXPECT_NO_THROW(verify(d));
 }
@@ -104,14 +104,14 @@ TEST(ScheduleElementwise, FewerBeatsThanStagesWaitInTheFirstWritesDelay) {
   EXPECT_EQ(delays(prog), (std::vector<int64_t>{1, 1, 1, 38, 1, 1}));
 }
 
-// The simulator sees the depth: source, op, sink of 40 beats; sqrt's last write comes 13
-// cycles after neg's, as its pipeline is 13 steps deeper (17 against 4).
+// The simulator sees the depth: source, op, sink of 40 beats; sqrt's last write comes 32
+// cycles after neg's, as its pipeline is 32 steps deeper (36 against 4).
 TEST(ScheduleElementwise, TheLatencyGrowsByTheExtraStages) {
   auto latency = [](Op op) {
     Design d = one_op(op, {8, 5});
     return simulate(d, schedule_all(d), d.depths()).latency;
   };
-  EXPECT_EQ(latency(Op::Sqrt) - latency(Op::Neg), 13);
+  EXPECT_EQ(latency(Op::Sqrt) - latency(Op::Neg), 32);
 }
 
 // A multiply in the fabric is 4 steps deeper than one on DSPs at 32 bits (11 against 7).

@@ -1,7 +1,10 @@
 """The methods only a GPU machine runs (docs/benchmarks.md "Baselines", GPU), on top of
-methods.py's: the Taylor method replayed as a CUDA graph, the Taylor and functorch methods
-under torch.compile (PyTorch 2.x), and JAX's jit(vmap(jacfwd)) and jax.experimental.jet when
-JAX imports. Each returns run(x) -> outputs like methods.build, or raises Unavailable."""
+methods.py's: each of them replayed as a CUDA graph (no launch overhead), the Taylor and
+functorch methods under torch.compile (PyTorch 2.x), and JAX's jit(vmap(jacfwd)) and
+jax.experimental.jet when JAX imports. Each returns run(x) -> outputs like methods.build, or
+raises Unavailable."""
+import os
+
 import torch
 
 from methods import build, nest_jacfwd
@@ -45,12 +48,17 @@ def compiled(method, wl, dtype, device):
 
 
 def _jax():
+    # JAX takes 75 % of the GPU's memory at its first use unless told not to; PyTorch shares it.
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     try:
         import jax
         import jax.numpy as jnp
     except ImportError as e:
         raise Unavailable(f"JAX does not import: {e}")
     jax.config.update("jax_enable_x64", True)
+    # JAX's default float32 matmul on a GPU rounds through TF32 (a 10-bit mantissa), which five
+    # layers of sin(30 z) turn into errors the check refuses; PyTorch's default is full float32.
+    jax.config.update("jax_default_matmul_precision", "highest")
     return jax, jnp
 
 
@@ -74,11 +82,21 @@ def _jax_forward(wl, jnp, params):
 
 
 def _to_jax(jax, t):
-    return jax.dlpack.from_dlpack(torch.utils.dlpack.to_dlpack(t.contiguous()))
+    """A torch tensor as a JAX array on the same device, without a copy (DLPack)."""
+    t = t.contiguous()
+    try:
+        return jax.dlpack.from_dlpack(t)                                  # JAX >= 0.4.14
+    except TypeError:
+        return jax.dlpack.from_dlpack(torch.utils.dlpack.to_dlpack(t))    # older: a capsule
 
 
 def _to_torch(a):
-    return torch.utils.dlpack.from_dlpack(a.__dlpack__()) if hasattr(a, "__dlpack__") else torch.from_numpy(a)
+    return torch.utils.dlpack.from_dlpack(a)
+
+
+def _ready(jax, tree):
+    """JAX dispatches asynchronously on its own streams: wait, so a run's time is its work."""
+    return jax.block_until_ready(tree)
 
 
 def jax_jacfwd(wl, dtype, device):
@@ -90,7 +108,7 @@ def jax_jacfwd(wl, dtype, device):
     batched = jax.jit(jax.vmap(nest_jacfwd(jax.jacfwd, f, order)))
 
     def run(x):
-        top, lower = batched(_to_jax(jax, x))
+        top, lower = _ready(jax, batched(_to_jax(jax, x)))
         ders = [_to_torch(d) for d in list(lower) + [top]]
         return wl.assemble(x, lambda t: ders[len(t)][(slice(None), slice(None)) + tuple(t)])
     return run
@@ -121,7 +139,7 @@ def jax_jet(wl, dtype, device):
     batched = jax.jit(jax.vmap(lambda xs: [along(xs, v) for v in dirs]))
 
     def run(x):
-        res = [[_to_torch(a) for a in per_dir] for per_dir in batched(_to_jax(jax, x))]
+        res = [[_to_torch(a) for a in per_dir] for per_dir in _ready(jax, batched(_to_jax(jax, x)))]
         return wl.assemble(x, lambda t: _partial_from_dirs(t, res, wl.in_dim))
     return run
 
@@ -141,7 +159,9 @@ def _partial_from_dirs(t, res, d):
 
 
 GPU_METHODS = {
+    "nested+cudagraph": lambda wl, dt, dev: cuda_graph("nested", wl, dt, dev),
     "taylor+cudagraph": lambda wl, dt, dev: cuda_graph("taylor", wl, dt, dev),
+    "functorch+cudagraph": lambda wl, dt, dev: cuda_graph("functorch", wl, dt, dev),
     "taylor+compile": lambda wl, dt, dev: compiled("taylor", wl, dt, dev),
     "functorch+compile": lambda wl, dt, dev: compiled("functorch", wl, dt, dev),
     "jax-jacfwd": jax_jacfwd,

@@ -43,20 +43,29 @@ def load1():
     return list(os.getloadavg())
 
 
-def time_runs(fn, sync, warmup, min_runs, max_runs, budget_s):
-    """Wall seconds of each run after `warmup` runs: at least min_runs, at most max_runs,
-    more while the runs so far took less than budget_s."""
+def time_runs(fn, sync, warmup, min_runs, max_runs, budget_s, cuda_events=False):
+    """(wall seconds of each run, CUDA-event seconds of each run or None) after `warmup` runs:
+    at least min_runs, at most max_runs, more while the runs so far took less than budget_s.
+    Each run ends with sync(); with cuda_events, an event pair on the current stream brackets
+    it too (the device's own clock)."""
     for _ in range(warmup):
         fn()
     sync()
-    times = []
+    times, device_times = [], [] if cuda_events else None
     start = time.perf_counter()
     while len(times) < max_runs and (len(times) < min_runs or time.perf_counter() - start < budget_s):
+        if cuda_events:
+            ev0, ev1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            ev0.record()
         t0 = time.perf_counter()
         fn()
+        if cuda_events:
+            ev1.record()
         sync()
         times.append(time.perf_counter() - t0)
-    return times
+        if cuda_events:
+            device_times.append(ev0.elapsed_time(ev1) / 1e3)
+    return times, device_times
 
 
 def summary(times):
@@ -106,11 +115,13 @@ def next_batch_estimate(done, batch):
 
 
 def measure_series(run, wl, dtype, batches, ref, opts, device="cpu", sync=lambda: None, base=None,
-                   prime=False, monitor=None):
+                   prime=False, monitor=None, deadline=None):
     """One method on one workload at each batch: check, then time. Yields one record a batch.
 
     A batch is skipped, not run, when the largest timed batch scaled linearly says one run
-    would take over opts.max_run_s; a method that fails the check is refused and not timed.
+    would take over opts.max_run_s, or when the wall clock is past `deadline` (perf_counter
+    seconds); a method that fails the check is refused and not timed; one that raises is
+    recorded as an error (an out-of-memory, an API the installed version lacks), not fatal.
     prime: run once before the checked run (a compiling method's first call is its compile).
     monitor: start() before and stop() -> dict after the timed runs (board power)."""
     done = []
@@ -118,44 +129,61 @@ def measure_series(run, wl, dtype, batches, ref, opts, device="cpu", sync=lambda
         rec = dict(base or {}, workload=wl.name, model=wl.model, order=wl.order, batch=batch,
                    dtype=str(dtype).replace("torch.", ""), tol=TOL[dtype])
         est = next_batch_estimate(done, batch)
-        if est > opts.max_run_s:
+        if deadline is not None and time.perf_counter() > deadline:
+            rec.update(status="skipped", reason="the measurement's time budget ran out")
+        elif est > opts.max_run_s:
             rec.update(status="skipped", reason=f"one run estimated at {est:.1f} s > {opts.max_run_s:g} s",
                        estimated_s=est)
-            yield rec
-            continue
-        x = wl.inputs(batch, dtype, device)
-        if prime:
-            run(x)
-            sync()
-        t0 = time.perf_counter()
-        out = flat(run(x))
-        sync()
-        first = time.perf_counter() - t0
-        rec["max_abs_err"], rec["max_rel_err"], ok = compare(out, ref, dtype)
-        del out
-        if not ok:
-            rec.update(status="refused", reason=f"relative error {rec['max_rel_err']:.3g} > {TOL[dtype]:g}")
-            yield rec
-            continue
-        if first > opts.max_run_s:
-            rec.update(status="skipped", reason=f"the checked run took {first:.1f} s > {opts.max_run_s:g} s",
-                       single_run_s=first)
-            done.append((batch, first))
-            yield rec
-            continue
-        rec["load_before"] = load1()
-        if monitor:
-            monitor.start()
-        times = time_runs(lambda: run(x), sync, opts.warmup, opts.min_runs, opts.max_runs, opts.budget_s)
-        if monitor:
-            rec.update(monitor.stop())
-        rec["load_after"] = load1()
-        rec.update(summary(times), status="timed")
-        threads = rec.get("threads", 1)
-        rec["load_threshold"] = threads + opts.load_excess
-        rec["load_flag"] = max(rec["load_before"][0], rec["load_after"][0]) > rec["load_threshold"]
-        done.append((batch, rec["median_s"]))
+        else:
+            try:
+                _check_and_time(rec, run, wl, dtype, batch, ref, opts, device, sync, prime, monitor)
+            except Exception as e:     # noqa: BLE001 - one cell's failure is that cell's record
+                if monitor:
+                    monitor.stop()
+                rec.update(status="error", reason=f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}")
+                if str(device).startswith("cuda"):
+                    torch.cuda.empty_cache()
+        if rec["status"] in ("timed",):
+            done.append((batch, rec["median_s"]))
+        elif "single_run_s" in rec:
+            done.append((batch, rec["single_run_s"]))
         yield rec
+
+
+def _check_and_time(rec, run, wl, dtype, batch, ref, opts, device, sync, prime, monitor):
+    """Fills rec: the check against ref, then (if it passes and is under the cap) the timing."""
+    x = wl.inputs(batch, dtype, device)
+    if prime:
+        t0 = time.perf_counter()
+        run(x)
+        sync()
+        rec["prime_s"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    out = flat(run(x))
+    sync()
+    first = time.perf_counter() - t0
+    rec["max_abs_err"], rec["max_rel_err"], ok = compare(out, ref, dtype)
+    del out
+    if not ok:
+        rec.update(status="refused", reason=f"relative error {rec['max_rel_err']:.3g} > {TOL[dtype]:g}")
+        return
+    if first > opts.max_run_s:
+        rec.update(status="skipped", reason=f"the checked run took {first:.1f} s > {opts.max_run_s:g} s",
+                   single_run_s=first)
+        return
+    rec["load_before"] = load1()
+    if monitor:
+        monitor.start()
+    times, dev_times = time_runs(lambda: run(x), sync, opts.warmup, opts.min_runs, opts.max_runs,
+                                 opts.budget_s, cuda_events=str(device).startswith("cuda"))
+    if monitor:
+        rec.update(monitor.stop())
+    rec["load_after"] = load1()
+    rec.update(summary(times), status="timed")
+    if dev_times:
+        rec["event_median_s"] = statistics.median(dev_times)
+    rec["load_threshold"] = rec.get("threads", 1) + opts.load_excess
+    rec["load_flag"] = max(rec["load_before"][0], rec["load_after"][0]) > rec["load_threshold"]
 
 
 def add_timing_args(ap, max_run_s, budget_s, min_runs, max_runs):

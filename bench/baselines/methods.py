@@ -5,7 +5,8 @@
   taylor   forward (Taylor) mode in plain PyTorch: every partial the outputs need, mixed ones
            once, pushed through the network in one sweep; a layer's coefficients are one
            stacked matmul (docs/taylor.md);
-  functorch  vmap over the samples of jacfwd nested to the order (lower orders kept as aux).
+  functorch  vmap over the samples of jacfwd nested to the order (lower orders kept as aux):
+           torch.func on PyTorch 2.x, the functorch package on 1.13.
 
 Each `build(method, workload, dtype, device)` returns run(x) -> list of output tensors. The
 methods share nothing but workloads.py's Workload.assemble (the mapping from partials to the
@@ -134,14 +135,24 @@ def nest_jacfwd(jacfwd, f, order):
     return fk
 
 
+def func_transforms():
+    """(vmap, jacfwd, name): torch.func on PyTorch 2.x, the functorch package on 1.13."""
+    try:
+        from torch import func
+        return func.vmap, func.jacfwd, "torch.func"
+    except ImportError:
+        import functorch
+        return functorch.vmap, functorch.jacfwd, "functorch"
+
+
 def build_functorch(wl, params):
-    import functorch
+    vmap, jacfwd, _ = func_transforms()
     order = max(len(a) for a in wl.alphas)
 
     def f(xs):      # one sample [d] -> its output [out]
         return wl.forward(xs, params)
 
-    batched = functorch.vmap(nest_jacfwd(functorch.jacfwd, f, order))
+    batched = vmap(nest_jacfwd(jacfwd, f, order))
 
     def run(x):
         top, lower = batched(x)

@@ -6,6 +6,7 @@ the MLP's partial derivatives.
 Every method of methods.py computes the partials its own way; `assemble` turns them into the
 workload's outputs and `nested` is the community's own code (nested torch.autograd.grad).
 """
+import importlib.util
 import math
 import os
 import sys
@@ -16,11 +17,22 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-for p in (os.path.join(ROOT, "python"), os.path.join(ROOT, "bench", "zoo")):
-    if p not in sys.path:
-        sys.path.insert(0, p)
+ZOO = os.path.join(ROOT, "bench", "zoo")
+if ZOO not in sys.path:
+    sys.path.insert(0, ZOO)
 
-from inrarch_torch import models as insp_models  # noqa: E402
+
+def _insp_models():
+    """python/inrarch_torch/models.py alone (math, numpy, torch), not the package: the package's
+    exporters are written against this machine's PyTorch, and a GPU machine's may differ."""
+    spec = importlib.util.spec_from_file_location(
+        "inrarch_insp_models", os.path.join(ROOT, "python", "inrarch_torch", "models.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+insp_models = _insp_models()
 import models as zoo  # noqa: E402  (bench/zoo/models.py)
 
 SOFTPLUS_THRESHOLD = 20.0   # nn.Softplus's default: linear above beta*z > 20

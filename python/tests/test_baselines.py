@@ -121,5 +121,96 @@ class CheckRefuses(unittest.TestCase):
         self.assertFalse(harness.compare(nan, ref, torch.float32)[2])
 
 
+FAKE_SMI = """#!/bin/sh
+# nvidia-smi as the power monitor calls it: one query, or a sample every -lms milliseconds.
+case "$*" in
+  *power.draw.instant*) [ -n "$FAKE_NO_INSTANT" ] && { echo "Field is not valid"; exit 2; } ;;
+esac
+case "$*" in
+  *-lms=*) while true; do echo 117.5; sleep 0.02; done ;;
+  *nounits*) echo 117.5 ;;
+  *) echo "117.50 W" ;;
+esac
+"""
+
+
+class GpuHarnessWithoutAGpu(unittest.TestCase):
+    """measure_gpu.py's device-independent parts: the power sampler against a stand-in
+    nvidia-smi, the energy phase's choice of methods, a failing cell recorded and skipped."""
+
+    def setUp(self):
+        import tempfile
+        self.tmp = tempfile.TemporaryDirectory()
+        smi = os.path.join(self.tmp.name, "nvidia-smi")
+        with open(smi, "w") as f:
+            f.write(FAKE_SMI)
+        os.chmod(smi, 0o755)
+        self.env = dict(os.environ)
+        os.environ["PATH"] = self.tmp.name + os.pathsep + os.environ["PATH"]
+
+    def tearDown(self):
+        os.environ.clear()
+        os.environ.update(self.env)
+        self.tmp.cleanup()
+
+    def test_power_monitor_samples_the_instant_field_or_falls_back(self):
+        import time
+        import gpu_power
+        mon = gpu_power.PowerMonitor(0, 20)
+        self.assertEqual(mon.field, "power.draw.instant")
+        mon.start()
+        time.sleep(0.3)
+        got = mon.stop()
+        self.assertGreaterEqual(got["power_samples"], 3)
+        self.assertAlmostEqual(got["power_w_mean"], 117.5)
+        self.assertEqual(mon.stop(), {})     # a second stop (after a failed cell) is harmless
+        os.environ["FAKE_NO_INSTANT"] = "1"
+        self.assertEqual(gpu_power.PowerMonitor(0, 20).field, "power.draw")
+
+    def test_energy_phase_measures_the_fastest_method_and_nested(self):
+        import measure_gpu
+
+        class Res:
+            records = []
+
+            def add(self, rec):
+                self.records.append(rec)
+        wl = tiny("sin", 30.0, 1, seed=3)       # an INSP workload: the energy phase measures those only
+        res = Res()
+        res.records = [dict(status="timed", workload=wl.name, batch=64, dtype="float32", device="cpu",
+                            method=m, median_s=t) for m, t in (("nested", 3.0), ("taylor", 1.0), ("functorch", 2.0))]
+        # (INSP's nested code needs INSP's five layers; the phase only calls the runs it picks.)
+        runs = {(m, wl.name): methods.build(b, wl, torch.float32)
+                for m, b in (("nested", "taylor"), ("taylor", "taylor"), ("functorch", "functorch"))}
+        self.assertEqual(measure_gpu.energy_targets(wl, 64, torch.device("cpu"), res.records, runs),
+                         ["taylor", "nested"])
+        import gpu_power
+        saved, measure_gpu.ENERGY_SECONDS = measure_gpu.ENERGY_SECONDS, 0.2
+        try:
+            measure_gpu.run_energy([wl], torch.device("cpu"), res, float("inf"), gpu_power.PowerMonitor(0, 20), runs)
+        finally:
+            measure_gpu.ENERGY_SECONDS = saved
+        energy = [r for r in res.records if r.get("kind") == "energy"]
+        self.assertEqual([r["method"] for r in energy], ["taylor", "nested"])
+        self.assertTrue(all(r["power_w_mean"] == 117.5 and r["runs"] >= 5 for r in energy))
+
+    def test_a_raising_method_is_an_error_record_and_the_deadline_skips(self):
+        import argparse
+        wl = workloads.poisson_pinn()
+        opts = argparse.Namespace(max_run_s=5.0, warmup=0, min_runs=2, max_runs=2, budget_s=0.0, load_excess=0.5)
+        ref = harness.reference(wl, 8)
+
+        def broken(x):
+            raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB")
+        recs = list(harness.measure_series(broken, wl, torch.float32, [1, 8], ref, opts))
+        self.assertEqual([r["status"] for r in recs], ["error", "error"])
+        self.assertIn("RuntimeError: CUDA out of memory", recs[0]["reason"])
+        good = methods.build("taylor", wl, torch.float32)
+        recs = list(harness.measure_series(good, wl, torch.float32, [1, 8], ref, opts, deadline=0.0))
+        self.assertEqual([r["status"] for r in recs], ["skipped", "skipped"])
+        recs = list(harness.measure_series(good, wl, torch.float32, [1, 8], ref, opts))
+        self.assertEqual([r["status"] for r in recs], ["timed", "timed"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -85,6 +85,8 @@ bench-zoo: build
 # make bench-baselines-measure: the CPU measurement (results/cpu-<time>.json; about an hour on
 # 2 cores: docs/benchmarks.md "A quiet re-run"; BASELINES_FLAGS=--quick for a few repetitions),
 # then the render.
+# The GPU part is measured on a CUDA machine by bench/baselines/run_gpu.sh OUTDIR (its gpu.json goes to
+# results/gpu-<time>.json); nothing here needs a GPU.
 # make bench-baselines-design: the INSP designs compiled (cached in out/bench-baselines/) into
 # results/design-insp.json, which the render reads.
 .PHONY: bench-baselines bench-baselines-measure bench-baselines-design

@@ -44,6 +44,10 @@ def cuda_graph(method, wl, dtype, device):
 def compiled(method, wl, dtype, device):
     if not hasattr(torch, "compile"):
         raise Unavailable(f"torch.compile needs PyTorch 2.x (this is {torch.__version__})")
+    # Every workload's run is the same code object to dynamo, and each batch shape recompiles
+    # it: past dynamo's recompile limit (8) the call silently runs eagerly. A fresh dynamo per
+    # compiled method keeps every timed call a compiled one.
+    torch._dynamo.reset()
     return torch.compile(build(method, wl, dtype, device), dynamic=False)
 
 

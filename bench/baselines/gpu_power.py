@@ -59,6 +59,7 @@ class PowerMonitor:
         self.proc.terminate()
         self.proc.wait()
         self.reader.join(timeout=2)
+        self.proc.stdout.close()
         self.proc = None
         s = self.samples
         return {"power_w_mean": sum(s) / len(s) if s else None, "power_w_max": max(s) if s else None,

@@ -142,7 +142,10 @@ def measure_series(run, wl, dtype, batches, ref, opts, device="cpu", sync=lambda
                     monitor.stop()
                 rec.update(status="error", reason=f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}")
                 if str(device).startswith("cuda"):
-                    torch.cuda.empty_cache()
+                    try:
+                        torch.cuda.empty_cache()
+                    except RuntimeError:   # a lost context (an illegal address): the next cells say so
+                        pass
         if rec["status"] in ("timed",):
             done.append((batch, rec["median_s"]))
         elif "single_run_s" in rec:

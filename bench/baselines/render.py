@@ -16,6 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import energy  # noqa: E402
+import render_gpu  # noqa: E402
 import render_text  # noqa: E402
 
 DOC = os.path.join(ROOT, "docs", "benchmarks.md")
@@ -36,7 +37,7 @@ def merge_runs(paths):
         data = load(p)
         runs.append({"path": os.path.relpath(p, ROOT), "meta": data["meta"]})
         for r in data["records"]:
-            key = tuple(r.get(k) for k in ("method", "workload", "batch", "dtype", "threads"))
+            key = tuple(r.get(k) for k in ("kind", "method", "device", "workload", "batch", "dtype", "threads"))
             if key not in cells or r["status"] == "timed" or cells[key]["status"] != "timed":
                 cells[key] = r
     return {"runs": runs, "records": list(cells.values())}
@@ -83,7 +84,15 @@ def method_lines(ax, cpu, wl, batches, value, prefix):
             ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=prefix + METHOD_LABEL[m], ms=4)
 
 
-def plot_latency(cpu, designs, path):
+def gpu_line(ax, gpu, wl, batches, value, label):
+    """The fastest float32 GPU method at each batch (whichever it is)."""
+    pts = [(b, render_gpu.fastest(gpu["records"], workload=wl, batch=b, dtype="float32")) for b in batches]
+    pts = [(b, value(b, r)) for b, r in pts if r and value(b, r) is not None]
+    if pts:
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "D-", color="tab:purple", label=label, ms=4)
+
+
+def plot_latency(cpu, gpu, designs, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -92,17 +101,18 @@ def plot_latency(cpu, designs, path):
     for ax, wl in zip(axes, wls):
         batches = sorted({r["batch"] for r in cpu["records"] if r["workload"] == wl})
         method_lines(ax, cpu, wl, batches, lambda r: r["median_s"], "")
+        gpu_line(ax, gpu, wl, batches, lambda b, r: r["median_s"], "fastest GPU method (H200)")
         if wl.startswith("insp-o"):
             k = int(wl[-1])
             pts = sorted((b, d["latency_s"]) for (o, b), d in designs.items() if o == k)
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], "k*--", label="INR-Arch design (model)", ms=7)
         log_axes(ax, wl)
-    finish(plt, fig, axes[0], "seconds per batch (float32, best of 1/2 threads)", "upper left",
-           "Latency vs batch: CPU baselines and the design's modelled latency", path)
+    finish(plt, fig, axes[0], "seconds per batch (float32; CPU: best of 1/2 threads)", "upper left",
+           "Latency vs batch: CPU and GPU baselines and the design's modelled latency (300 MHz)", path)
 
 
-def plot_energy(cpu, designs, args, path):
+def plot_energy(cpu, gpu, designs, args, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -112,13 +122,19 @@ def plot_energy(cpu, designs, args, path):
                          {r["batch"] for r in cpu["records"] if r["workload"] == f"insp-o{k}"})
         method_lines(ax, cpu, f"insp-o{k}", batches,
                      lambda r: energy.cpu_point(r, args.cpu_watts_per_thread)["energy_per_sample_j"], "CPU ")
+        erows = render_gpu.energy_rows(gpu)
+
+        def gpu_energy(b, r, k=k, erows=erows):
+            e = erows.get((f"insp-o{k}", b, r["method"]))
+            return e["power_w_mean"] * r["median_s"] / b if e else None
+        gpu_line(ax, gpu, f"insp-o{k}", batches, gpu_energy, "fastest GPU method (H200, board power measured)")
         pts = sorted((b, d["energy_per_sample_j"], d["energy_per_sample_bound_j"])
                      for (o, b), d in designs.items() if o == k)
         if pts:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], "k*--", label="design (power model)", ms=7)
             ax.plot([p[0] for p in pts], [p[2] for p in pts], "k:", label="design at the 75 W board bound")
         log_axes(ax, f"INSP order {k}")
-    finish(plt, fig, axes[0], "joules per sample (float32 on the CPU)", "upper right",
+    finish(plt, fig, axes[0], "joules per sample (float32)", "upper right",
            "Energy per sample (estimates: see the power model)", path)
 
 
@@ -141,6 +157,8 @@ def main():
     ap.add_argument("--cpu-json", nargs="+", default=None, help="default: every results/cpu-*.json")
     ap.add_argument("--clock-mhz", type=float, default=None,
                     help="the design's clock (default: the part's in report.json, 300 MHz for the U50)")
+    ap.add_argument("--estimated-clock-mhz", type=float, default=180.0,
+                    help="the design's clock as synthesis estimates it so far (docs/rtl.md §5), beside 300 MHz")
     ap.add_argument("--toggle", type=float, default=energy.DEFAULT_TOGGLE, help="toggle rate of the power model")
     ap.add_argument("--cpu-watts-per-thread", type=float, default=energy.CPU_WATTS_PER_THREAD["value"])
     a = ap.parse_args()
@@ -152,10 +170,13 @@ def main():
     cpu = merge_runs(paths)
     dpath = os.path.join(HERE, "results", "design-insp.json")
     designs = design_rows(load(dpath)["designs"] if os.path.isfile(dpath) else [], a)
-    gpus = [load(p) for p in sorted(glob.glob(os.path.join(HERE, "results", "gpu-*.json")))]
-    text = render_text.section(cpu, designs, gpus, a, best_timed)
-    plot_latency(cpu, designs, os.path.join(ROOT, "docs", "baselines_latency.png"))
-    plot_energy(cpu, designs, a, os.path.join(ROOT, "docs", "baselines_energy.png"))
+    gpu = merge_runs(sorted(glob.glob(os.path.join(HERE, "results", "gpu-*.json"))))
+    gpu_text = render_gpu.section(gpu, designs, a.estimated_clock_mhz)
+    cpu_best = lambda **key: best_timed(cpu["records"], **key)  # noqa: E731
+    text = render_text.section(cpu, designs, gpu_text, a, best_timed,
+                               render_gpu.summary(cpu_best, gpu, designs) if gpu["runs"] else ())
+    plot_latency(cpu, gpu, designs, os.path.join(ROOT, "docs", "baselines_latency.png"))
+    plot_energy(cpu, gpu, designs, a, os.path.join(ROOT, "docs", "baselines_energy.png"))
     write_section(text)
     print("wrote docs/benchmarks.md (Baselines), docs/baselines_latency.png, docs/baselines_energy.png")
 

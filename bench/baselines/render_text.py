@@ -109,29 +109,6 @@ def power_table():
     return lines
 
 
-def gpu_lines(gpus):
-    if not gpus:
-        return ["**Not measured yet**: no `bench/baselines/results/gpu-*.json` exists. "
-                "`bench/baselines/measure_gpu.py` (CUDA graphs, torch.compile on PyTorch 2.x, JAX "
-                "`jit(vmap(jacfwd))` and `jax.experimental.jet` where importable, board power by "
-                "`nvidia-smi --query-gpu=power.draw`) has not been run on a GPU: its GPU-only paths "
-                "are untested. Its device-independent part runs here with `--device cpu --out FILE`."]
-    lines = ["| device | method | workload | batch | dtype | median | board W (mean) | µJ/sample | max rel error |",
-             "|---|---|---|---:|---|---:|---:|---:|---:|"]
-    for g in gpus:
-        dev = g["meta"].get("device_name", "?")
-        for r in g["records"]:
-            if r["status"] != "timed":
-                lines.append(f"| {dev} | {r['method']} | {r['workload']} | {r['batch']:,} | {r['dtype']} "
-                             f"| {r['status']}: {r.get('reason', '')} | — | — | — |")
-                continue
-            w = r.get("power_w_mean")
-            e = f"{w * r['median_s'] / r['batch'] * 1e6:.3g}" if w else "—"
-            lines.append(f"| {dev} | {r['method']} | {r['workload']} | {r['batch']:,} | {r['dtype']} "
-                         f"| {si_time(r['median_s'])} | {w if w else '—'} | {e} | {r['max_rel_err']:.2g} |")
-    return lines
-
-
 def run_line(i, run):
     m, o = run["meta"], run["meta"]["options"]
     return (f"- Run {i} (`{run['path']}`): {m['date']}, `{m['command']}`, {m['seconds'] / 60:.0f} min; "
@@ -219,8 +196,11 @@ def rerun_lines(cpu):
             "at a lower cap are counted at their estimated time)."]
 
 
-def section(cpu, designs, gpus, args, best):
-    lines = intro(cpu)
+def section(cpu, designs, gpu_lines, args, best, summary_lines=()):
+    lines = []
+    if summary_lines:
+        lines += list(summary_lines) + [""]
+    lines += intro(cpu)
     for dtype in ("float32", "float64"):
         if any(r["dtype"] == dtype for r in cpu["records"]):
             lines += ["", f"CPU, {dtype}, seconds per batch (all outputs), 1T / 2T = 1 / 2 threads "
@@ -256,7 +236,7 @@ def section(cpu, designs, gpus, args, best):
               "one sourced figure, and the design stays ahead of the CPU at it wherever the bracketed "
               "energy is below the CPU's:", ""]
     lines += power_table()
-    lines += ["", "### GPU", ""] + gpu_lines(gpus)
+    lines += ["", "### GPU", ""] + gpu_lines
     lines += rerun_lines(cpu)
     lines += ["", "![latency vs batch](baselines_latency.png)", "", "![energy per sample](baselines_energy.png)"]
     return "\n".join(lines)

@@ -212,5 +212,42 @@ class GpuHarnessWithoutAGpu(unittest.TestCase):
         self.assertEqual([r["status"] for r in recs], ["timed", "timed"])
 
 
+class RenderGpu(unittest.TestCase):
+    """render_gpu's tables from hand-made records, against values worked out by hand."""
+
+    def setUp(self):
+        def rec(method, batch, t, **kw):
+            return dict(dict(method=method, device="cuda", workload="insp-o1", batch=batch, dtype="float32",
+                             status="timed", median_s=t), **kw)
+        self.gpu = {"runs": [], "records": [
+            rec("nested", 64, 4e-3), rec("taylor+cudagraph", 64, 1e-4), rec("jax-jacfwd", 64, 2e-4),
+            rec("taylor+compile", 64, None, status="error", reason="boom"),
+            dict(rec("taylor+cudagraph", 64, 1.2e-4), kind="energy", status="energy", power_w_mean=150.0,
+                 power_w_max=190.0),
+            rec("nested", 64, 1e-5, device="cpu")]}   # a host-CPU record is no GPU record
+        # a design of 36,000 cycles at 300 MHz: 120 µs; 10 W (energy.design_point's fields)
+        self.designs = {(1, 64): {"cycles": 36000, "latency_s": 1.2e-4, "energy_per_sample_j": 10 * 1.2e-4 / 64,
+                                  "edp_js": 10 * 1.2e-4 * 1.2e-4}}
+
+    def test_fastest_is_the_fastest_timed_gpu_method(self):
+        import render_gpu
+        self.assertEqual(render_gpu.fastest(self.gpu["records"], workload="insp-o1", batch=64)["method"],
+                         "taylor+cudagraph")
+        row = [line for line in render_gpu.table(self.gpu, "float32") if line.startswith("| insp-o1 | 64 |")][0]
+        self.assertIn("| Taylor +graph | 40.0× |", row)       # nested 4 ms over 100 µs
+        self.assertIn("| error |", row)
+
+    def test_the_design_against_the_gpu(self):
+        import render_gpu
+        row = render_gpu.versus_design(self.gpu, self.designs, 180.0)[2]
+        # GPU 100 µs / design 120 µs = 0.833; at 180 MHz the design takes 200 µs: 0.5.
+        self.assertIn("| 0.833× (0.5×) |", row)
+        # GPU energy: 150 W x 100 µs / 64 = 234 µJ a sample; the design's 18.75 µJ: 12.5x.
+        self.assertIn("| 18.8 | 234 | 12.5× |", row)
+        summary = render_gpu.summary(lambda **key: None, self.gpu, self.designs)
+        self.assertTrue(summary[-1].endswith("| not timed | 100 µs (Taylor +graph) | 0.833× |"), summary[-1])
+        self.assertIn("batch 64: 0.833–0.833×", summary[0])
+
+
 if __name__ == "__main__":
     unittest.main()

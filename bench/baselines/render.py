@@ -138,22 +138,24 @@ def plot_energy(cpu, gpu, designs, args, path):
            "Energy per sample (estimates: see the power model)", path)
 
 
-def write_section(text):
-    with open(DOC) as f:
+def write_section(text, doc_path=DOC):
+    with open(doc_path) as f:
         doc = f.read()
     block = f"{BEGIN}\n{text}\n{END}"
     if BEGIN in doc and END in doc:
         doc = doc[:doc.index(BEGIN)] + block + doc[doc.index(END) + len(END):]
     else:
         doc = doc.rstrip("\n") + "\n\n## Baselines (`make bench-baselines`)\n\n" + block + "\n"
-    tmp = DOC + ".part"
+    tmp = doc_path + ".part"
     with open(tmp, "w") as f:
         f.write(doc)
-    os.replace(tmp, DOC)
+    os.replace(tmp, doc_path)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--doc", default=DOC, help="the markdown file whose Baselines section is rewritten")
+    ap.add_argument("--plots-dir", default=None, help="where the two plots go (default: docs/)")
     ap.add_argument("--cpu-json", nargs="+", default=None, help="default: every results/cpu-*.json")
     ap.add_argument("--clock-mhz", type=float, default=None,
                     help="the design's clock (default: the part's in report.json, 300 MHz for the U50)")
@@ -175,9 +177,10 @@ def main():
     cpu_best = lambda **key: best_timed(cpu["records"], **key)  # noqa: E731
     text = render_text.section(cpu, designs, gpu_text, a, best_timed,
                                render_gpu.summary(cpu_best, gpu, designs) if gpu["runs"] else ())
-    plot_latency(cpu, gpu, designs, os.path.join(ROOT, "docs", "baselines_latency.png"))
-    plot_energy(cpu, gpu, designs, a, os.path.join(ROOT, "docs", "baselines_energy.png"))
-    write_section(text)
+    plots = a.plots_dir or os.path.join(ROOT, "docs")
+    plot_latency(cpu, gpu, designs, os.path.join(plots, "baselines_latency.png"))
+    plot_energy(cpu, gpu, designs, a, os.path.join(plots, "baselines_energy.png"))
+    write_section(text, a.doc)
     print("wrote docs/benchmarks.md (Baselines), docs/baselines_latency.png, docs/baselines_energy.png")
 
 

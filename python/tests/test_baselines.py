@@ -249,5 +249,23 @@ class RenderGpu(unittest.TestCase):
         self.assertIn("batch 64: 0.833–0.833×", summary[0])
 
 
+class DocMatchesStoredResults(unittest.TestCase):
+    def test_the_baselines_section_is_what_the_stored_results_render(self):
+        """docs/benchmarks.md's Baselines section is make bench-baselines' output on the
+        committed results: a changed result or renderer without a re-render fails here."""
+        import subprocess
+        import tempfile
+        doc = os.path.join(ROOT, "docs", "benchmarks.md")
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = os.path.join(tmp, "benchmarks.md")
+            with open(doc) as f, open(copy, "w") as g:
+                g.write(f.read())
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "baselines", "render.py"), "--doc", copy,
+                            "--plots-dir", tmp], check=True, capture_output=True)
+            with open(doc) as f, open(copy) as g:
+                self.assertEqual(g.read(), f.read())
+            self.assertTrue(os.path.getsize(os.path.join(tmp, "baselines_latency.png")) > 10000)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -2,6 +2,8 @@
 #include "dataflow/attributes.h"
 
 #include <algorithm>
+#include <numeric>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -37,6 +39,26 @@ int64_t mm_pipeline_depth(int64_t lanes, int64_t elem_bits) {
   int64_t levels = 0;
   while ((int64_t(1) << levels) < lanes) ++levels;
   return 5 + mul_dsp_depth(elem_bits) + levels + 2 * select_tree_stages(lanes);
+}
+
+int64_t mm_tree_registers(int64_t lanes, int64_t inner) {
+  int64_t levels = 0;
+  while ((int64_t(1) << levels) < lanes) ++levels;
+  const int64_t g = std::gcd(lanes, inner);
+  std::vector<char> need(static_cast<size_t>(lanes));  // after the level being walked back
+  for (int64_t u = 0; u < lanes; ++u) need[u] = u % g == g - 1;
+  int64_t registers = 0;
+  for (int64_t k = levels - 1; k >= 0; --k) {
+    std::vector<char> before(need.size(), 0);
+    for (int64_t u = 0; u < lanes; ++u) {
+      if (!need[u]) continue;
+      ++registers;  // level k's register of lane u
+      before[u] = 1;
+      if ((u >> k) % 2 == 1) before[((u >> k) << k) - 1] = 1;
+    }
+    need.swap(before);
+  }
+  return registers;
 }
 
 void set_mm_par(Design& d, ProcessId pid, int64_t requested) {

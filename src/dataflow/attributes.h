@@ -50,6 +50,13 @@ int64_t select_tree_stages(int64_t inputs);
 // 32 lanes 18, 247 lanes 21.
 int64_t mm_pipeline_depth(int64_t lanes, int64_t elem_bits);
 
+// The registers of that prefix tree that inrarch_mm_half builds (docs/rtl.md, "The mm
+// engine"): an element's last product can only fall on a lane u = G-1 mod G, G = gcd(lanes,
+// inner), so only those lanes' sums after the last level are read, and before each level
+// only what that level's read lanes read. lv * lanes when G = 1; L = 216, K = 256 (G = 8):
+// 324 of 1,728; L = 32, K = 24 (G = 8): 36 of 160.
+int64_t mm_tree_registers(int64_t lanes, int64_t inner);
+
 // Sets the MACs of mm process p: mm_par = requested, mm_lanes = min(requested, beat work),
 // mm_depth = mm_pipeline_depth(mm_lanes, options.elem_bits).
 // Throws inrarch::Error (LimitError past limits::kMaxParallel) naming the process when p is

@@ -51,19 +51,12 @@ struct MmCost {
       }
       return lo;
     }
-    // The depth grows with P in steps, so per range of P of one depth the least P is the
-    // closed form's.
-    for (int64_t lo = 1; lo <= most;) {
-      // depth 5 + ceil(ceil(log2 L) / 2) holds for L up to 4^(depth - 5) (attributes.h)
-      const int64_t top = int64_t(1) << (2 * (depth(lo) - 5));
-      const int64_t hi = top >= work ? most : std::min(most, top);
-      const int64_t per_row = rows > 0 ? (target - base - depth(lo)) / rows : 0;
-      if (per_row >= beats) {
-        const int64_t p = std::max(lo, (beats * work + per_row - 1) / per_row);
-        if (p <= hi) return p;
-      }
-      lo = hi + 1;
-    }
+    // The closed form at the least depth (one lane's) is a lower bound, as the depth only
+    // grows with P; from there, the first P that meets the target at its own depth.
+    const int64_t per_row = rows > 0 ? (target - base - depth(1)) / rows : 0;
+    if (per_row < beats) return most;
+    for (int64_t p = std::max<int64_t>(1, (beats * work + per_row - 1) / per_row); p <= most; ++p)
+      if (cycles(p) <= target) return p;
     return most;
   }
 };

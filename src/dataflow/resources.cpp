@@ -47,14 +47,12 @@ Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemAr
   const int64_t K = as.at(1), par = p.mm_lanes;  // the stored lanes (attributes.h)
   Usage u;
   for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a);
-  // The pipeline's 64-bit registers a lane (docs/rtl.md, "The mm engine"): one a tree level,
-  // the window sums through the select stages and one more, the element sum, and about four
-  // in the product's stages, the high half's delay and the low half's.
-  if (a.kind == Arith::Fixed) {
-    int64_t levels = 0;
-    while ((int64_t{1} << levels) < par) ++levels;
-    u.ff += (levels + select_tree_stages(par) + 6) * 64 * par;
-  }
+  // The pipeline's 64-bit registers (docs/rtl.md, "The mm engine"): the prefix tree's that
+  // are read (mm_tree_registers), and a lane's window sum through the select stages and one
+  // more, the element sum, and about four in the product's stages, the high half's delay and
+  // the low half's.
+  if (a.kind == Arith::Fixed)
+    u.ff += (mm_tree_registers(par, K) + (select_tree_stages(par) + 6) * par) * 64;
   if (p.operands[0].stream >= 0) arrays.push_back(banked(pid, "buffer", 2 * K, par, w));
   if (p.operands[1].stream >= 0) arrays.push_back(banked(pid, "buffer", numel(bs), par, w));
   if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(par), w));

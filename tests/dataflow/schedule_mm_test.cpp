@@ -10,6 +10,20 @@
 namespace inrarch::dataflow {
 namespace {
 
+TEST(Schedule, MmTreeRegistersWorkedByHand) {
+  // G = gcd(L, K) = 1: every lane's sum after every level, ceil(log2 L) * L.
+  EXPECT_EQ(mm_tree_registers(1, 37), 0);
+  EXPECT_EQ(mm_tree_registers(4, 7), 8);
+  EXPECT_EQ(mm_tree_registers(247, 256), 8 * 247);
+  // L = K = 8: only lane 7 ends an element; it reads lane 3 at level 2, which with lane 7
+  // reads 1 and 5 at level 1, which with 3 and 7 are level 0's: a reduction tree, 1 + 2 + 4.
+  EXPECT_EQ(mm_tree_registers(8, 8), 7);
+  // L = K = 6 (3 levels): lane 5 at level 2 reads 3; at level 1, 3 reads 1 and 5 reads none
+  // (its block's lower half is itself); level 0: lanes 1, 3, 5. 1 + 2 + 3.
+  EXPECT_EQ(mm_tree_registers(6, 6), 6);
+  EXPECT_EQ(mm_tree_registers(216, 256), 324);
+}
+
 TEST(Schedule, MmPipelineDepthFormula) {
   // 5 + md + ceil(log2 L) + 2 s: operand, difference, low and high sums and fit registers,
   // md product stages (1 up to 18 bits, 4 above), a register a level of the lanes' prefix

@@ -57,12 +57,36 @@ module inrarch_mm_half #(
   logic [NC-1:0] co;
   always_ff @(posedge clk) if (tick) cq <= co;
 
+  // The tree values anything reads: after the last level only the lanes that can end an
+  // element (u = G-1 mod G, as G divides K and L), and before a level what that level's
+  // needed lanes read. The rest are not built: with G > 1 that is most of the tree (L = 216,
+  // G = 8: 324 of 1,728 registers; docs/rtl.md, "The mm engine"); mm_tree_registers in
+  // dataflow/attributes.h counts the same.
+  function automatic logic [(LV+1)*L-1:0] tree_need();
+    logic [(LV+1)*L-1:0] n;
+    n = '0;
+    for (int u = 0; u < L; u = u + 1) if (u % G == G - 1) n[LV*L+u] = 1'b1;
+    for (int k = LV - 1; k >= 0; k = k - 1)
+      for (int u = 0; u < L; u = u + 1)
+        if (n[(k+1)*L+u]) begin
+          n[k*L+u] = 1'b1;
+          if ((u >> k) % 2 == 1) n[k*L+((u>>k)<<k)-1] = 1'b1;
+        end
+    tree_need = n;
+  endfunction
+  localparam logic [(LV+1)*L-1:0] NEED = tree_need();
+
+  /* verilator lint_off UNUSEDSIGNAL */  // the values no level needs are 0, read by none
   logic [(LV+1)*L*HW-1:0] pv  /* verilator split_var */;  // level k, lane u at [(k*L + u)*HW +: HW]
+  /* verilator lint_on UNUSEDSIGNAL */
   assign pv[L*HW-1:0] = m;
   for (genvar k = 0; k < LV; k = k + 1) begin : g_lv
     for (genvar u = 0; u < L; u = u + 1) begin : g_u
       logic [HW-1:0] q;
-      if ((u >> k) % 2 == 1) begin : g_add
+      if (!NEED[(k+1)*L+u]) begin : g_none
+        assign co[k*L+u] = 1'b0;
+        assign q = '0;
+      end else if ((u >> k) % 2 == 1) begin : g_add
         logic [HW:0] s;
         assign s = add(pv[(k*L+u)*HW+:HW], pv[(k*L+((u>>k)<<k)-1)*HW+:HW], c[k*L+u]);
         assign co[k*L+u] = s[HW];

@@ -125,9 +125,9 @@ def plot_energy(cpu, gpu, designs, args, path):
         erows = render_gpu.energy_rows(gpu)
 
         def gpu_energy(b, r, k=k, erows=erows):
-            e = erows.get((f"insp-o{k}", b, r["method"]))
-            return e["power_w_mean"] * r["median_s"] / b if e else None
-        gpu_line(ax, gpu, f"insp-o{k}", batches, gpu_energy, "fastest GPU method (H200, board power measured)")
+            e = render_gpu.least_energy(erows, f"insp-o{k}", b)
+            return e[1] if e else None
+        gpu_line(ax, gpu, f"insp-o{k}", batches, gpu_energy, "GPU (H200), least measured energy")
         pts = sorted((b, d["energy_per_sample_j"], d["energy_per_sample_bound_j"])
                      for (o, b), d in designs.items() if o == k)
         if pts:

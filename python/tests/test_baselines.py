@@ -242,8 +242,9 @@ class RenderGpu(unittest.TestCase):
         row = render_gpu.versus_design(self.gpu, self.designs, 180.0)[2]
         # GPU 100 µs / design 120 µs = 0.833; at 180 MHz the design takes 200 µs: 0.5.
         self.assertIn("| 0.833× (0.5×) |", row)
-        # GPU energy: 150 W x 100 µs / 64 = 234 µJ a sample; the design's 18.75 µJ: 12.5x.
-        self.assertIn("| 18.8 | 234 | 12.5× |", row)
+        # GPU energy, the measured run's: 150 W x 120 µs / 64 = 281 µJ a sample; the design's
+        # 18.75 µJ: 15x.
+        self.assertIn("| 18.8 | 281 (Taylor +graph) | 15× |", row)
         summary = render_gpu.summary(lambda **key: None, self.gpu, self.designs)
         self.assertTrue(summary[-1].endswith("| not timed | 100 µs (Taylor +graph) | 0.833× |"), summary[-1])
         self.assertIn("batch 64: 0.833–0.833×", summary[0])

@@ -65,12 +65,13 @@ module inrarch_mm_half #(
   function automatic logic [(LV+1)*L-1:0] tree_need();
     logic [(LV+1)*L-1:0] n;
     n = '0;
-    for (int u = 0; u < L; u = u + 1) if (u % G == G - 1) n[LV*L+u] = 1'b1;
-    for (int k = LV - 1; k >= 0; k = k - 1)
-      for (int u = 0; u < L; u = u + 1)
-        if (n[(k+1)*L+u]) begin
-          n[k*L+u] = 1'b1;
-          if ((u >> k) % 2 == 1) n[k*L+((u>>k)<<k)-1] = 1'b1;
+    // (lane and level counters named apart from the generate loops', which they would hide)
+    for (int tl = 0; tl < L; tl = tl + 1) if (tl % G == G - 1) n[LV*L+tl] = 1'b1;
+    for (int tk = LV - 1; tk >= 0; tk = tk - 1)
+      for (int tl = 0; tl < L; tl = tl + 1)
+        if (n[(tk+1)*L+tl]) begin
+          n[tk*L+tl] = 1'b1;
+          if ((tl >> tk) % 2 == 1) n[tk*L+((tl>>tk)<<tk)-1] = 1'b1;
         end
     tree_need = n;
   endfunction

@@ -132,5 +132,50 @@ TEST(RtlClock, SquareRootMeetsThreeHundredMegahertz) {
   expect_design_meets_the_clock(b, lo, "rtl_clock_sqrt", "ew1 OP=13", 1);
 }
 
+// Gathers of every kind at block 4, with constant operands: cat (blocks 3 and 1 into 4, and
+// with a splat and a ROM), slice, select, reshape, expand. The step's bits and each beat's
+// entries are registers read a step ahead; with the step read from its table and each
+// output element's place compared with the inputs' in the step's cycle, the selects
+// estimated 180-196 MHz. The buffers read here hold at most 16 words: the output's
+// multiplexer over a buffer of 32 words is three LUT levels (276 MHz, docs/rtl.md §6).
+TEST(RtlClock, GathersMeetThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("gather_clock"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  const ir::NodeId a = g.input("a", {2, 3}), v = g.input("v", {2, 5}), x = g.input("x", {4, 8});
+  const ir::NodeId y = g.input("y", {4, 6}), z = g.input("z", {4, 1});
+  g.add_output("cat", g.cat({a, v}, 1));
+  g.add_output("pad", g.cat({g.constant(0.0, {2, 1}), a, g.constant(Tensor({2, 4}, std::vector<double>(8, 0.25)))}, 1));
+  g.add_output("slice", g.slice(x, 1, 1, 7));
+  g.add_output("sel", g.select(y, 1, 5));
+  g.add_output("flat", g.reshape(g.unary(Op::Neg, y), {3, 8}));
+  g.add_output("expand", g.expand(z, {4, 8}));
+  hls::hls_test::fill_bundle(b, 21);
+  dataflow::LowerOptions lo;
+  lo.block = 4;
+  expect_design_meets_the_clock(b, lo, "rtl_clock_gather", "inrarch_gather", 5);
+}
+
+// The mm engine in its three forms (a constant B, both operands streamed, a constant A) at
+// block 2 and 4 lanes, K = 8: the datapath is pipelined to a chain or two LUT levels a
+// stage, so the step (whether the kernel's reads and write fire this cycle, which every
+// stage register waits on) sets the clock. It is one LUT over registers and the ports: the
+// row's last MAC cycle and whether the next step reads A are registers set with the step
+// before, and B's buffer and A's ROM are read at registered addresses. Before, the step
+// compared and ORed registers and a streamed B's buffer was read at an address it formed
+// (219 MHz; a constant B 270, a constant A 275, its lanes' next slots an add and a compare).
+TEST(RtlClock, MatrixProductStepMeetsThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("mm_clock"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  const ir::NodeId y = g.mm(g.input("x", {4, 8}), g.param("w", {8, 4}));
+  g.add_output("y", y);
+  g.add_output("z", g.mm(g.param("wa", {2, 4}), g.unary(Op::Relu, y)));
+  g.add_output("u", g.mm(g.input("p", {2, 8}), g.input("q", {8, 2})));
+  hls::hls_test::fill_bundle(b, 29);
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "rtl_clock_mm", 2, {}, 4);
+  expect_every_class_meets_the_clock(c.dir / "rtl", "inrarch_mm", 3);
+}
+
 }  // namespace
 }  // namespace inrarch::rtl

@@ -4,6 +4,9 @@
 // simulation's bits under random stalls, every process follows its schedule, and without
 // stalls every FIFO op happens at the event graph's time.
 #include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <set>
 
 #include "autodiff/grad.h"
@@ -84,6 +87,34 @@ TEST(RtlGather, DifferingBlocks) {
   EXPECT_EQ(seen, want);
   rtl_test::expect_exact(c);
   expect_other_tools_agree(c);
+}
+
+// A gather builds its buffer only where some element is read from it: a slice whose every
+// output element comes from the beat read in its writing step has none (HELD = 0), a cat that
+// joins one-element beats into four-element ones keeps three of each four (HELD = 1); both
+// bit- and cycle-exact.
+TEST(RtlGather, BufferOnlyWhereRead) {
+  INRARCH_NEED_TOOL("verilator");
+  ir::Bundle b{ir::Graph("gather_held"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  ir::NodeId a = g.input("a", {4, 3}), v = g.input("v", {4, 5}), x = g.input("x", {4, 8});
+  g.add_output("cat", g.cat({a, v}, 1));
+  g.add_output("slice", g.slice(x, 1, 1, 7));
+  hls::hls_test::fill_bundle(b, 27);
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "gather_held", 4);
+  std::ifstream top(c.dir / "rtl" / "inrarch_top.sv");
+  const std::string text{std::istreambuf_iterator<char>(top), std::istreambuf_iterator<char>()};
+  std::map<std::string, std::string> held;  // instance -> HELD
+  for (const auto& gb : table_gathers(c.design)) {
+    const size_t at = text.find(" u_" + gb.name + " (");
+    ASSERT_NE(at, std::string::npos) << gb.name;
+    const size_t h = text.rfind(".HELD(", at);
+    ASSERT_NE(h, std::string::npos) << gb.name;
+    held[gb.name.substr(0, gb.name.find('_'))] = text.substr(h + 6, 1);
+  }
+  const std::map<std::string, std::string> want{{"cat", "1"}, {"slice", "0"}};
+  EXPECT_EQ(held, want);
+  rtl_test::expect_exact(c);
 }
 
 // Overflow flags through gathers of differing blocks, with every FIFO deep enough to be a RAM

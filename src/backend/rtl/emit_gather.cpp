@@ -1,8 +1,12 @@
 // Gathers other than a pass-through (select, slice, cat, expand, reshape of any blocks, with
 // constant operands or without) as inrarch_gather with its tables: each step's {write, read
-// mask}, from the schedule; each output element's address, from dataflow::gather_need; and
-// the constant operands' words.
+// mask}, from the schedule; each written beat's entries (where each output element is when
+// the beat is written: in the step's input beats, the buffer or the constants), from
+// dataflow::gather_need and the schedule; and the constant operands' words.
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
 
 #include "backend/rtl/rtl_detail.h"
 #include "dataflow/kernels.h"
@@ -42,6 +46,40 @@ Places places(const Process& p) {
 
 std::string const_file(const Process& p) { return p.name + "_const.hex"; }
 
+int bits_for(int64_t n) { return n > 1 ? std::bit_width(uint64_t(n - 1)) : 1; }  // an index below n
+
+// The streamed inputs as the module sees them, in input order: the elements a beat (BI), the
+// buffer's first word (BASES), the first of the step's input words (QAT) and the elements (NE).
+struct Inputs {
+  std::vector<int64_t> block, base, word, elems;
+  int64_t words = 0;  // IN_WORDS
+};
+
+Inputs inputs(const Ctx& c, const Process& p, const Places& pl) {
+  Inputs in;
+  for (size_t k = 0; k < p.operands.size(); ++k) {
+    const auto& od = p.operands[k];
+    if (od.stream < 0) continue;
+    in.block.push_back(c.d.streams[od.stream].block);
+    in.elems.push_back(numel(od.shape));
+    in.base.push_back(pl.base[k]);
+    in.word.push_back(in.words);
+    in.words += in.block.back();
+  }
+  return in;
+}
+
+// An entry's widths: {fresh, word, const, index}, the word one of IN_WORDS, the index a
+// buffer or constant word.
+struct EntryBits {
+  int q = 1, index = 1;
+  int total() const { return 2 + q + index; }
+};
+
+EntryBits entry_bits(const Inputs& in, const Places& pl) {
+  return {bits_for(in.words), std::max(bits_for(pl.buf), bits_for(pl.consts))};
+}
+
 // The constant operands' words, in address order: each value at its operand's exponent,
 // rounded and saturated as the HLS const_operand's value_literal and weights.h ROMs are.
 std::string const_hex(const Ctx& c, ProcessId pid) {
@@ -61,6 +99,50 @@ std::string const_hex(const Ctx& c, ProcessId pid) {
   return hex;
 }
 
+// One line per written beat: where each of its elements is when the beat is written, as
+// inrarch_gather's entries {fresh, word, const, index}; and whether any is read from the buffer
+// (HELD). Walks the schedule's steps as the module does, each input's next beat filling the
+// buffer from its base on.
+struct Entries {
+  std::string hex;
+  bool held = false;
+};
+
+Entries entries(const Ctx& c, ProcessId pid, const Places& pl) {
+  const Process& p = c.d.processes[pid];
+  const Inputs in = inputs(c, p, pl);
+  const EntryBits eb = entry_bits(in, pl);
+  const auto& out = c.d.streams[p.outputs.at(0)];
+  std::vector<int64_t> at = in.base;  // per input: the buffer word its next beat fills
+  int64_t o = 0;
+  Entries out_entries;
+  for (const auto& step : dataflow::expand(dataflow::schedule(c.d, pid))) {
+    std::vector<bool> reads(p.inputs.size(), false);
+    bool writes = false;
+    for (const auto& op : step.ops) {
+      writes = writes || op.write;
+      for (size_t k = 0; k < p.inputs.size(); ++k) reads[k] = reads[k] || (!op.write && op.stream == p.inputs[k]);
+    }
+    if (writes) {
+      std::vector<uint64_t> beat;
+      for (int64_t e = 0; e < out.block; ++e, ++o) {
+        const dataflow::GatherNeed n = dataflow::gather_need(p, out.shape, o);
+        const int64_t addr = pl.base[n.slot] + (p.operands[n.slot].splat ? 0 : n.elem);
+        uint64_t fresh = 0, q = 0, cst = 0, index = uint64_t(addr);
+        for (size_t k = 0; k < reads.size(); ++k)
+          if (reads[k] && addr >= at[k] && addr < at[k] + in.block[k]) fresh = 1, q = in.word[k] + addr - at[k], index = 0;
+        if (!fresh && addr >= pl.buf) cst = 1, index = addr - pl.buf;
+        out_entries.held = out_entries.held || (!fresh && !cst);
+        beat.push_back(fresh << (1 + eb.q + eb.index) | q << (1 + eb.index) | cst << eb.index | index);
+      }
+      out_entries.hex += wide_hex(beat, eb.total());
+    }
+    for (size_t k = 0; k < reads.size(); ++k)
+      if (reads[k]) at[k] += in.block[k];
+  }
+  return out_entries;
+}
+
 }  // namespace
 
 void check_gather(const Process& p) {
@@ -74,16 +156,15 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
   if (is_sum(p)) return sum_instance(c, pid);
   const auto& out = c.d.streams[p.outputs.at(0)];
   const Places pl = places(p);
-  std::vector<int64_t> blocks, at, bases;
+  const Inputs in = inputs(c, p, pl);
+  const EntryBits eb = entry_bits(in, pl);
+  std::vector<int64_t> at;
   std::string data, valid, ready;
   int64_t bits = 0;
-  for (size_t k = 0; k < p.operands.size(); ++k) {
-    const auto& od = p.operands[k];
+  for (const auto& od : p.operands) {
     if (od.stream < 0) continue;
     const auto& s = c.d.streams[od.stream];
-    blocks.push_back(s.block);
     at.push_back(bits);
-    bases.push_back(pl.base[k]);
     bits += s.block * c.w + 1;
     const char* sep = data.empty() ? "" : ", ";  // input NIN-1 first, so input 0 is in the low bits
     data = s.name + "_r_data" + sep + data;
@@ -92,13 +173,15 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
   }
   const std::string consts = pl.consts > 0 ? fmt::format(", .CONST_FILE(\"{}\")", const_file(p)) : "";
   return fmt::format(
-      "  inrarch_gather #(.NIN({}), .BO({}), .W({}), .STEPS({}), .OUT_ELEMS({}), .BUF({}), .NC({}), .IN_BITS({}),\n"
-      "                   .BI({}), .AT({}), .BASES({}),\n"
+      "  inrarch_gather #(.NIN({}), .BO({}), .W({}), .STEPS({}), .WRITES({}), .BUF({}), .NC({}), .IN_BITS({}),\n"
+      "                   .IN_WORDS({}), .QW({}), .IW({}), .BI({}), .AT({}), .QAT({}), .BASES({}),\n"
+      "                   .NE({}), .HELD({}),\n"
       "                   .STEP_FILE(\"{}_steps.hex\"), .SRC_FILE(\"{}_src.hex\"){}) u_{} (\n"
       "      .clk, .rst, .in_data({{{}}}), .in_valid({{{}}}), .in_ready({{{}}}),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
-      blocks.size(), out.block, c.w, dataflow::schedule(c.d, pid).steps(), numel(out.shape), pl.buf, pl.consts,
-      bits, sv_words32(blocks), sv_words32(at), sv_words32(bases), p.name, p.name, consts, p.name, data, valid, ready, out.name,
+      in.block.size(), out.block, c.w, dataflow::schedule(c.d, pid).steps(), numel(out.shape) / out.block, pl.buf,
+      pl.consts, bits, in.words, eb.q, eb.index, sv_words32(in.block), sv_words32(at), sv_words32(in.word),
+      sv_words32(in.base), sv_words32(in.elems), entries(c, pid, pl).held ? 1 : 0, p.name, p.name, consts, p.name, data, valid, ready, out.name,
       out.name, out.name);
 }
 
@@ -127,14 +210,8 @@ std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c) {
       continue;
     }
     const Places pl = places(p);
-    const auto& out = c.d.streams[p.outputs.at(0)].shape;
-    std::string src;
-    for (int64_t o = 0; o < numel(out); ++o) {
-      const dataflow::GatherNeed n = dataflow::gather_need(p, out, o);
-      src += fmt::format("{:x}\n", pl.base[n.slot] + (p.operands[n.slot].splat ? 0 : n.elem));
-    }
     files.emplace_back(p.name + "_steps.hex", steps_hex(c, ProcessId(pid)));
-    files.emplace_back(p.name + "_src.hex", src);
+    files.emplace_back(p.name + "_src.hex", entries(c, ProcessId(pid), pl).hex);
     if (pl.consts > 0) files.emplace_back(const_file(p), const_hex(c, ProcessId(pid)));
   }
   return files;

@@ -19,13 +19,6 @@ using dataflow::Kind;
 using dataflow::Process;
 using dataflow::ProcessId;
 
-namespace {
-
-// mm's one ROM: A (mm_rom_a) or B (mm_rom_b).
-std::string mm_rom_file(const Process& p) { return p.name + (p.operands.at(0).stream < 0 ? "_a.hex" : "_b.hex"); }
-
-
-// Raw W-bit words (lane 0 first) as one hex line, lane 0 in the lowest bits.
 std::string wide_hex(const std::vector<uint64_t>& words, int w) {
   std::vector<uint64_t> bits((words.size() * w + 63) / 64 + 1, 0);
   for (size_t u = 0; u < words.size(); ++u)
@@ -36,6 +29,12 @@ std::string wide_hex(const std::vector<uint64_t>& words, int w) {
     line += "0123456789abcdef"[(bits[d * 4 / 64] >> (d * 4 % 64)) & 15];
   return line + "\n";
 }
+
+namespace {
+
+// mm's one ROM: A (mm_rom_a) or B (mm_rom_b).
+std::string mm_rom_file(const Process& p) { return p.name + (p.operands.at(0).stream < 0 ? "_a.hex" : "_b.hex"); }
+
 
 // K, the inner dim, from whichever operand is streamed.
 int64_t mm_inner(const dataflow::Design& d, const Process& p) {

@@ -99,6 +99,9 @@ std::string rom_source_instance(const Ctx& c, dataflow::ProcessId p);
 bool is_sum(const dataflow::Process& p);
 std::string sum_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> sum_files(const Ctx& c, dataflow::ProcessId p);
+// Raw w-bit words (word 0 first) as one hex line, word 0 in the lowest bits: a line of a
+// wide ROM that $readmemh reads (emit_mm.cpp).
+std::string wide_hex(const std::vector<uint64_t>& words, int w);
 // A ROM's file and words (an elementwise operand: its period, or the whole operand).
 std::string rom_file(const dataflow::Process& p, size_t slot);
 int64_t rom_words(const dataflow::Operand& od);

@@ -1,27 +1,38 @@
 // A gather (select, slice, cat, expand, reshape: dataflow/schedule_gather.cpp) of NIN
 // streamed inputs, as tables: STEP_FILE holds each step's {write, read mask} (the schedule,
-// every step delay 1), SRC_FILE each output element's address. Addresses below BUF are the
-// buffer, which holds every input element read so far (input k's from BASES[k]); the NC
-// addresses from BUF on are CONST_FILE, the constant operands (a ROM's words, or one word
-// for a splat), which the HLS gather has in its buffer before the first step. Input k
-// brings BI[k] elements a beat, at bit AT[k] of in_data (the emitter sums the offsets: Yosys
-// 0.23 cannot evaluate a constant function that would); the output takes BO. A step fires
-// as a whole when every input it reads has a beat and, if it writes, the output has room;
-// an element read in the writing step itself comes straight from its input. A written beat
-// carries the sticky flag of every beat read, this step's included (the HLS gather);
-// constants carry none.
+// every step delay 1), SRC_FILE a line per written beat: each output element's entry
+// {fresh, const, index} (EW bits, element 0 lowest). The buffer holds every input element read
+// so far (input k's from BASES[k]); CONST_FILE the NC constant operands' words (a ROM's words,
+// or one word for a splat), which the HLS gather has in its buffer before the first step. An
+// element read in the writing step itself comes straight from its input (`fresh`): `word` is
+// its place among the IN_WORDS words of the step's input beats (input k's from QAT[k]);
+// otherwise the element is the buffer's word `index`, or the constant `index` when `const`. The emitter works these out from the schedule (docs/rtl.md "The gather").
+// Input k brings BI[k] elements a beat, at bit AT[k] of in_data (the emitter sums the
+// offsets); the output takes BO. A step fires as a whole when every input it reads has a
+// beat and, if it writes, the output has room. A written beat carries the sticky flag of
+// every beat read, this step's included (the HLS gather); constants carry none. Input k has
+// NE[k] elements.
+// Timing: the step's bits and the next beat's entries are registers, read from their tables
+// a step ahead, so the step's control is a few LUTs over registers and ports and the output
+// is a multiplexer over registers: no address arithmetic or compares in the step's cycle.
 module inrarch_gather #(
     parameter int NIN = 1,
     parameter int BO = 1,
     parameter int W = 32,
     parameter int STEPS = 1,
-    parameter int OUT_ELEMS = 1,
+    parameter int WRITES = 1,
     parameter int BUF = 1,
     parameter int NC = 0,
     parameter int IN_BITS = 33,
+    parameter int IN_WORDS = 1,
+    parameter int QW = 1,
+    parameter int IW = 1,
     parameter logic [NIN*32-1:0] BI = {NIN{32'd1}},
     parameter logic [NIN*32-1:0] AT = '0,
+    parameter logic [NIN*32-1:0] QAT = '0,
     parameter logic [NIN*32-1:0] BASES = '0,
+    parameter logic [NIN*32-1:0] NE = {NIN{32'd1}},
+    parameter bit HELD = 1'b1,  // some element is read from the buffer (else none is built)
     parameter STEP_FILE = "steps.hex",
     parameter SRC_FILE = "src.hex",
     parameter CONST_FILE = "const.hex"
@@ -35,12 +46,15 @@ module inrarch_gather #(
     output logic               out_valid,
     input  logic               out_ready
 );
-  localparam int SW = $clog2(STEPS + 1), AW = BUF + NC > 1 ? $clog2(BUF + NC) : 1;
-  localparam int OW = $clog2(OUT_ELEMS + 1), CW = NC > 1 ? $clog2(NC) : 1, BW = BUF > 1 ? $clog2(BUF) : 1;
-  localparam int XW = OUT_ELEMS > 1 ? $clog2(OUT_ELEMS) : 1, TW = STEPS > 1 ? $clog2(STEPS) : 1;
+  localparam int EW = 2 + QW + IW;  // an entry: {fresh, word (QW bits), const, index}
+  localparam int SW = $clog2(STEPS + 1), TW = STEPS > 1 ? $clog2(STEPS) : 1;
+  localparam int RW = $clog2(WRITES + 1), XW = WRITES > 1 ? $clog2(WRITES) : 1;
+  localparam int CW = NC > 1 ? $clog2(NC) : 1, BW = BUF > 1 ? $clog2(BUF) : 1;
   logic [NIN:0] step_rom[STEPS];
-  logic [AW-1:0] src_rom[OUT_ELEMS];
-  logic [W-1:0] buffer[BUF];
+  logic [BO*EW-1:0] src_rom[WRITES];
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [W-1:0] buffer[HELD ? BUF : 1];  // (unused without HELD)
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [W-1:0] const_rom[NC > 0 ? NC : 1];
   initial $readmemh(STEP_FILE, step_rom);
   initial $readmemh(SRC_FILE, src_rom);
@@ -50,73 +64,78 @@ module inrarch_gather #(
     initial const_rom[0] = '0;
   end
 
-  logic started, sticky, fire, writes;
-  logic [SW-1:0] s;           // the next step
-  logic [OW-1:0] o;           // the next output element
+  logic started, live, sticky, fire, writes;
+  logic [SW-1:0] sn;          // the step after the current one
+  logic [RW-1:0] wn;          // the beat after the one the entries are for
   logic [NIN-1:0] reads, flags;
-  logic [NIN*32-1:0] start;   // per input: buffer place of the beat it reads next
-  logic [NIN:0] step;
-  assign step   = s < SW'(STEPS) ? step_rom[TW'(s)] : '0;
+  logic [NIN:0] step;         // the current step's bits (zero past the last step)
+  logic [BO*EW-1:0] ent;      // the entries of the next beat written
   assign reads  = step[NIN-1:0];
   assign writes = step[NIN];
-  assign fire   = started && s < SW'(STEPS) && (reads & ~in_valid) == '0 && (!writes || out_ready);
+  assign fire   = started && live && (reads & ~in_valid) == '0 && (!writes || out_ready);
   assign in_ready  = reads & {NIN{fire}};
   assign out_valid = fire && writes;
 
+  always_ff @(posedge clk)
+    if (rst || fire) step <= (rst || 32'(sn) < STEPS) ? step_rom[rst ? '0 : TW'(sn)] : '0;
+  always_ff @(posedge clk)
+    if (rst || out_valid) ent <= src_rom[rst || 32'(wn) >= WRITES ? '0 : XW'(wn)];
+
+  // Input k's NE[k] elements fill buffer words BASES[k] on, a beat (BI[k] of them) a step
+  // that reads it: word BASES[k] + n takes element n mod BI[k] of beat n / BI[k], so each word
+  // has one writer and its enable is a compare of the beat count with a constant.
+  logic [W-1:0] in_words[IN_WORDS];
   for (genvar k = 0; k < NIN; k = k + 1) begin : g_in
-    localparam int BK = BI[k*32+:32], AK = AT[k*32+:32];
-    logic [31:0] at;
+    localparam int BK = BI[k*32+:32], AK = AT[k*32+:32], QK = QAT[k*32+:32], NK = NE[k*32+:32];
+    localparam int B0 = BASES[k*32+:32], NBW = $clog2(NK / BK + 1);
     assign flags[k] = in_data[AK+BK*W];
-    always_ff @(posedge clk) begin
-      if (rst) at <= BASES[k*32+:32];
-      else if (in_ready[k]) at <= at + 32'(BK);
+    for (genvar e = 0; e < BK; e = e + 1) begin : g_word
+      assign in_words[QK+e] = in_data[AK+e*W+:W];
     end
-    assign start[k*32+:32] = at;
-    for (genvar e = 0; e < BK; e = e + 1) begin : g_elem
-      always_ff @(posedge clk) if (in_ready[k]) buffer[BW'(at) + BW'(e)] <= in_data[AK+e*W+:W];
+    if (HELD) begin : g_fill
+      logic [NBW-1:0] bn;  // beats read
+      always_ff @(posedge clk) begin
+        if (rst) bn <= '0;
+        else if (in_ready[k]) bn <= bn + 1'b1;
+      end
+      for (genvar n = 0; n < NK; n = n + 1) begin : g_elem
+        always_ff @(posedge clk) if (in_ready[k] && bn == NBW'(n / BK)) buffer[B0+n] <= in_words[QK+n%BK];
+      end
     end
   end
 
-  // Output element e: a constant, a buffered element, or one of an input beat read in this
-  // very step (its offset in that beat).
+  // Output element e: a word of this step's input beats, a buffered element or a constant.
   for (genvar e = 0; e < BO; e = e + 1) begin : g_out
-    logic [AW-1:0] addr;
-    logic [W-1:0] held, v;
-    logic [NIN-1:0] hit;
-    logic [W-1:0] fresh[NIN];
-    assign addr = src_rom[XW'(o + OW'(e))];
-    assign held = 32'(addr) >= 32'(BUF) ? const_rom[CW'(32'(addr) - 32'(BUF))] : buffer[BW'(addr)];
-    for (genvar k = 0; k < NIN; k = k + 1) begin : g_hit
-      localparam int BK = BI[k*32+:32], AK = AT[k*32+:32], KW = BK > 1 ? $clog2(BK) : 1;
-      logic [31:0] off;
-      logic [W-1:0] words[BK];
-      for (genvar j = 0; j < BK; j = j + 1) begin : g_word
-        assign words[j] = in_data[AK+j*W+:W];
-      end
-      assign off = 32'(addr) - start[k*32+:32];
-      assign hit[k] = reads[k] && 32'(addr) >= start[k*32+:32] && off < 32'(BK);
-      assign fresh[k] = words[KW'(off)];
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic fresh, cst;  // (cst and idx go unused where every element is fresh)
+    logic [QW-1:0] q;
+    logic [IW-1:0] idx;
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic [W-1:0] held;
+    assign {fresh, q, cst, idx} = ent[e*EW+:EW];
+    if (HELD) begin : g_held
+      assign held = cst ? const_rom[CW'(idx)] : buffer[BW'(idx)];
+    end else begin : g_const_only
+      assign held = const_rom[CW'(idx)];
     end
-    always_comb begin
-      v = held;
-      for (int k = 0; k < NIN; k = k + 1) if (hit[k]) v = fresh[k];
-    end
-    assign out_data[e*W+:W] = v;
+    assign out_data[e*W+:W] = fresh ? in_words[q] : held;
   end
   assign out_data[BO*W] = sticky || |(reads & flags);
 
   always_ff @(posedge clk) begin
     if (rst) begin
       started <= 1'b0;
+      live <= 1'b1;
       sticky <= 1'b0;
-      s <= '0;
-      o <= '0;
+      sn <= SW'(1);
+      wn <= RW'(1);
     end else begin
       started <= 1'b1;
       if (fire) begin
-        s <= s + 1'b1;
+        sn <= sn + 1'b1;
+        live <= 32'(sn) < STEPS;
         sticky <= sticky || |(reads & flags);
-        if (writes) o <= o + OW'(BO);
+        if (writes) wn <= wn + 1'b1;
       end
     end
   end

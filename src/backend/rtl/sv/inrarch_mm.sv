@@ -33,17 +33,13 @@ module inrarch_mm #(
 );
   localparam int C = (N * K + L - 1) / L, CW = C > 1 ? $clog2(C) : 1;
   logic [L*W-1:0] bq;
-  logic [CW-1:0] c_next;
-  logic b_done, b_ovf, full;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [CW-1:0] c_after;  // a ROM's registered read address; the buffer reads at c_next
-  logic take;
-  /* verilator lint_on UNUSEDSIGNAL */
+  logic [CW-1:0] c_after;
+  logic b_done, b_ovf, full, take;
   always_ff @(posedge clk) full <= !rst && b_done;
   inrarch_mm_bbuf #(.W(W), .K(K), .N(N), .BB(BB), .L(L)) u_b (
-      .clk, .rst, .b_data, .b_valid, .b_ready, .c_next, .bq, .b_done, .ovf(b_ovf));
+      .clk, .rst, .b_data, .b_valid, .b_ready, .c_after, .take, .bq, .b_done, .ovf(b_ovf));
   inrarch_mm_stream_a #(.W(W), .F(F), .FA(FA), .M(M), .K(K), .N(N), .BA(BA), .BC(BC), .L(L), .G(G),
                         .SHIFT(SHIFT), .D(D)) u_rows (
-      .clk, .rst, .go(full), .pre_ovf(b_ovf), .bq, .c_next, .c_after, .take, .a_data, .a_valid, .a_ready,
+      .clk, .rst, .go(full), .pre_ovf(b_ovf), .bq, .c_after, .take, .a_data, .a_valid, .a_ready,
       .out_data, .out_valid, .out_ready);
 endmodule

@@ -3,8 +3,9 @@
 // (k, n), column-major as the HLS buffer) in bank t mod L, word t / L, so the L words of MAC
 // cycle c are word c of every bank. A beat's elements go to banks and words kept as running
 // (word, bank) pairs (constant steps, no divider): element (r, c) of B at t = c*K + r.
-// Read one cycle ahead at `c_next` into `bq`; a word written in that cycle is forwarded, as
-// a constant A's first MAC cycle can come right after B's last beat.
+// Read one cycle ahead into `bq`: word 0 while B is read (a word 0 written in that cycle is
+// forwarded, as a constant A's first MAC cycle can come right after B's last beat), then on
+// each MAC cycle (`take`) the word of the next one, `c_after`: registers, not the step's logic.
 // `b_done`: B's last beat is read in this cycle or before; `ovf`: the flags of B's beats.
 module inrarch_mm_bbuf #(
     parameter int W = 32,
@@ -19,7 +20,8 @@ module inrarch_mm_bbuf #(
     input  logic [BB*W:0] b_data,
     input  logic          b_valid,
     output logic          b_ready,
-    input  logic [CW-1:0] c_next,
+    input  logic [CW-1:0] c_after,
+    input  logic          take,
     output logic [L*W-1:0] bq,
     output logic          b_done,
     output logic          ovf
@@ -53,12 +55,12 @@ module inrarch_mm_bbuf #(
     logic [W-1:0] q;
     assign bq[u*W+:W] = q;
     always_ff @(posedge clk) begin
-      q <= mem[c_next];
+      if (!full || take) q <= mem[full ? c_after : '0];
       if (fire)
         for (int x = 0; x < BB; x = x + 1)
           if (lux[x*(CW+UW)+:UW] == UW'(u)) begin
             mem[lux[x*(CW+UW)+UW+:CW]] <= b_data[x*W+:W];
-            if (lux[x*(CW+UW)+UW+:CW] == c_next) q <= b_data[x*W+:W];
+            if (lux[x*(CW+UW)+UW+:CW] == '0) q <= b_data[x*W+:W];
           end
     end
   end

@@ -8,7 +8,8 @@
 // pipeline and the kernel around decides when a tick fires.
 // Operands: `arow` is the A row in use (its first min(L, K) words), rotated by the kernel L
 // words a MAC cycle so that lane u always reads word u mod K; `bq` is the cycle's L words of
-// B (zeros past N*K), which the kernel reads a cycle ahead at `c_next`.
+// B (zeros past N*K), which the kernel reads a cycle ahead: word 0 until the first MAC cycle,
+// then on each (`take`) the word of `c_after`, the MAC cycle after it (a register).
 // Arithmetic as the HLS kernel: each product floored into the accumulator A = ap_fixed<64,
 // 64-FA> (wrapping), an element's K products summed, realigned by SHIFT and fit into T once
 // per element. The HLS kernel adds in order; here the lanes' prefix sums P_u (a Sklansky
@@ -47,8 +48,8 @@ module inrarch_mm_engine #(
     input  logic [(L < K ? L : K)*W-1:0] arow,  // the words lanes read: u mod K for u < L
     input  logic [L*W-1:0] bq,
     output logic          writes,
+    output logic          writes_f,  // `writes` after this cycle's tick, if it comes
     output logic          row_end,
-    output logic [CW-1:0] c_next,
     output logic [CW-1:0] c_after,  // the MAC cycle after this one (a register)
     output logic          take,     // this tick is a MAC cycle: c moves on to c_after
     output logic          wr,
@@ -76,13 +77,11 @@ module inrarch_mm_engine #(
   localparam int CT = 3 + 2 * L + L * EW;  // a stage's control: mac, flag, keep, fin, lastb, eu
   initial if (D != DEPTH) $fatal(1, "inrarch_mm_engine: D = %0d but L = %0d lanes make %0d stages", D, L, DEPTH);
 
-  logic [CW-1:0] c;              // the row's MAC cycle
   logic [L*KW-1:0] ku, ku_n;     // lane u's product: term ku of the element in slot eu of
   logic [L*EW-1:0] eu, eu_n;     // its beat (lane u at [u*KW +: KW], [u*EW +: EW]); _n: a cycle on
   logic [L-1:0] fin, bnd, lastb, wsel;
   logic adv;
   assign adv = tick && mac;
-  assign row_end = c == CW'(C - 1);
   localparam int BK = BC * K, NBW = $clog2(BK + 1);
   logic [NBW-1:0] nb;  // the next beat end's product, counted from the cycle's first (below)
   for (genvar u = 0; u < L; u = u + 1) begin : g_lane
@@ -97,8 +96,17 @@ module inrarch_mm_engine #(
     assign e = eu[u*EW+:EW];
     assign wrap = {1'b0, k} >= (KW+1)'(K - R);
     assign ku_n[u*KW+:KW] = wrap ? k - KW'(K - R) : k + KW'(R);
-    assign e0 = 32'(e) + L / K >= BC ? EW'(32'(e) + L / K - BC) : EW'(32'(e) + L / K);
-    assign e1 = 32'(e) + L / K + 1 >= BC ? EW'(32'(e) + L / K + 1 - BC) : EW'(32'(e) + L / K + 1);
+    // (e + L/K) mod BC and (e + L/K + 1) mod BC as tables of e (a LUT a bit for EW <= 6),
+    // not an add and a compare on a carry chain.
+    always_comb begin
+      e0 = '0;
+      e1 = '0;
+      for (int v = 0; v < BC; v = v + 1)
+        if (e == EW'(v)) begin
+          e0 = EW'((v + L / K) % BC);
+          e1 = EW'((v + L / K + 1) % BC);
+        end
+    end
     assign eu_n[u*EW+:EW] = wrap ? e1 : e0;
     if (u % G == (K - 1) % G) begin : g_end
       assign bnd[u] = k == KW'(K - 1);
@@ -121,14 +129,27 @@ module inrarch_mm_engine #(
   // nb is the next beat end's product counted from the cycle's first, so a beat ends in the
   // cycle when nb < L (at most one does, as L <= BC*K), and nb stays in [0, BC*K). Both are
   // set on a MAC cycle from registers only: after a write nb + BC*K - L < L when nb < 2L -
-  // BC*K, else nb - L < L when nb < 2L.
+  // BC*K, else nb - L < L when nb < 2L. `writes_f` is its value after the tick, which the
+  // kernel keeps in a register of its own step.
+  logic [NBW-1:0] nb_f;
+  always_comb
+    if (!mac) begin
+      nb_f = nb;
+      writes_f = writes;
+    end else if (row_end) begin
+      nb_f = NBW'(BK - 1);
+      writes_f = BK - 1 < L;
+    end else begin
+      nb_f = writes ? nb + NBW'(BK - L) : nb - NBW'(L);
+      writes_f = writes ? 2 * L > BK && 32'(nb) < 32'(2 * L - BK) : 32'(nb) < 32'(2 * L);
+    end
   always_ff @(posedge clk)
-    if (rst || (adv && row_end)) begin
+    if (rst) begin
       nb <= NBW'(BK - 1);
       writes <= BK - 1 < L;
-    end else if (adv) begin
-      nb <= writes ? nb + NBW'(BK - L) : nb - NBW'(L);
-      writes <= writes ? 32'(nb) + 32'(BK) < 32'(2 * L) : 32'(nb) < 32'(2 * L);
+    end else if (tick) begin
+      nb <= nb_f;
+      writes <= writes_f;
     end
   // The accumulator keeps its sum unless the cycle ends an element (some lane u has term
   // K-1: (ku_0 + u) mod K = K-1 for a u < L, as every lane is lane 0 moved on by u) or
@@ -255,7 +276,6 @@ module inrarch_mm_engine #(
     else if (tick && cf[CT-1]) fs <= fs || |(ehit & eo);
   `undef MM_CTL
 
-  assign c_next = rst || (adv && row_end) ? '0 : adv ? c + 1'b1 : c;
   // Lanes' places: each MAC cycle advances them by L products; a row starts at lane u's
   // product u, term u mod K of slot u / K.
   always_ff @(posedge clk)
@@ -267,9 +287,15 @@ module inrarch_mm_engine #(
         ku[u*KW+:KW] <= ku_n[u*KW+:KW];
         eu[u*EW+:EW] <= eu_n[u*EW+:EW];
       end
-  always_ff @(posedge clk) c <= c_next;
+  // The row's last MAC cycle is a register beside c_after, so the step (and every reset on
+  // `adv && row_end`) reads no compare of a count.
   assign take = adv;
   always_ff @(posedge clk)
-    if (rst) c_after <= CW'(C > 1 ? 1 : 0);
-    else if (adv) c_after <= c_after == CW'(C - 1) ? '0 : c_after + 1'b1;
+    if (rst) begin
+      c_after <= CW'(C > 1 ? 1 : 0);
+      row_end <= C == 1;
+    end else if (adv) begin
+      c_after <= c_after == CW'(C - 1) ? '0 : c_after + 1'b1;
+      row_end <= c_after == CW'(C - 1);
+    end
 endmodule

@@ -42,20 +42,18 @@ module inrarch_mm_rom_a #(
   initial $readmemh(ROM_FILE, arom);
   logic [K*W-1:0] aq, h, hrot;
   logic [L*W-1:0] bq;
-  logic [CW-1:0] c_next;
+  logic [CW-1:0] c_after;
   logic [BC*W-1:0] beat;
   logic [MW-1:0] i;              // the row
   logic b_done, b_ovf, full, finished;
-  logic mac, adv, tick, wr, row_end, beat_ovf;
+  logic mac, adv, tick, wr, row_end, beat_ovf, take;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic writes;  // no reads to pace: the write comes from the pipeline
-  logic [CW-1:0] c_after;  // a ROM's registered read address; the buffer reads at c_next
-  logic take;
+  logic writes, writes_f;  // no reads to pace: the write comes from the pipeline
   /* verilator lint_on UNUSEDSIGNAL */
   inrarch_mm_bbuf #(.W(W), .K(K), .N(N), .BB(BB), .L(L)) u_b (
-      .clk, .rst, .b_data, .b_valid, .b_ready, .c_next, .bq, .b_done, .ovf(b_ovf));
+      .clk, .rst, .b_data, .b_valid, .b_ready, .c_after, .take, .bq, .b_done, .ovf(b_ovf));
   inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT), .D(D)) u_engine (
-      .clk, .rst, .mac, .tick, .flag(b_ovf), .arow(h[(L < K ? L : K)*W-1:0]), .bq, .writes, .row_end, .c_next,
+      .clk, .rst, .mac, .tick, .flag(b_ovf), .arow(h[(L < K ? L : K)*W-1:0]), .bq, .writes, .writes_f, .row_end,
       .c_after, .take, .wr, .beat, .beat_ovf);
   assign mac       = full && !finished;
   assign tick      = !wr || out_ready;
@@ -63,12 +61,15 @@ module inrarch_mm_rom_a #(
   assign out_valid = tick && wr;
   assign out_data  = {beat_ovf, beat};
 
-  // A's rows: the next one a cycle ahead (row 0 until B is read), rotated as it is used.
-  logic [MW-1:0] i_after;
-  logic [AW-1:0] anext;
-  assign i_after = adv && row_end ? i + 1'b1 : i;
-  assign anext = !b_done ? '0 : i_after >= MW'(M - 1) ? AW'(M - 1) : AW'(i_after + 1'b1);
-  always_ff @(posedge clk) aq <= arom[anext];
+  // A's rows: the next one a cycle ahead (row 0 until B is read), rotated as it is used. The
+  // read is enabled by the step and addressed by registers: row 0 or 1 while B is read, then
+  // at each row's end the row after the next (ia2, saturating at M - 1).
+  logic [AW-1:0] ia2;
+  always_ff @(posedge clk)
+    if (!full || (adv && row_end)) aq <= arom[full ? ia2 : AW'(b_done && M > 1 ? 1 : 0)];
+  always_ff @(posedge clk)
+    if (rst) ia2 <= AW'(M > 2 ? 2 : M - 1);
+    else if (adv && row_end && 32'(ia2) < M - 1) ia2 <= ia2 + 1'b1;
   if (R == 0) begin : g_norot
     assign hrot = h;
   end else begin : g_rot
@@ -86,7 +87,7 @@ module inrarch_mm_rom_a #(
     end else begin
       full <= b_done;
       if (adv) begin
-        i <= i_after;
+        if (row_end) i <= i + 1'b1;
         if (row_end && i == MW'(M - 1)) finished <= 1'b1;
       end
     end

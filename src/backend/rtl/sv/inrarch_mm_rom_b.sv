@@ -33,9 +33,6 @@ module inrarch_mm_rom_b #(
   logic [L*W-1:0] bq;
   logic [CW-1:0] c_after;
   logic take, loaded;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [CW-1:0] c_next;  // the streamed B's buffer reads there; this ROM reads a cycle earlier
-  /* verilator lint_on UNUSEDSIGNAL */
   // bq is the word of the MAC cycle in use: word 0 once after reset, then on each MAC cycle
   // the next cycle's, read at a registered address (c_after), so that the kernel's step is
   // only the read's enable, not a term of the ROM's address.
@@ -43,6 +40,6 @@ module inrarch_mm_rom_b #(
   always_ff @(posedge clk) if (!loaded || take) bq <= brom[loaded ? c_after : '0];
   inrarch_mm_stream_a #(.W(W), .F(F), .FA(FA), .M(M), .K(K), .N(N), .BA(BA), .BC(BC), .L(L), .G(G),
                         .SHIFT(SHIFT), .D(D)) u_rows (
-      .clk, .rst, .go(1'b1), .pre_ovf(1'b0), .bq, .c_next, .c_after, .take, .a_data, .a_valid, .a_ready,
+      .clk, .rst, .go(loaded), .pre_ovf(1'b0), .bq, .c_after, .take, .a_data, .a_valid, .a_ready,
       .out_data, .out_valid, .out_ready);
 endmodule

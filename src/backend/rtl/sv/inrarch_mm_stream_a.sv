@@ -1,5 +1,6 @@
 // C[M, N] = A[M, K] · B[K, N] with A streamed (BA elements a beat) and B read from outside a
-// cycle ahead (`bq` at `c_next`: a ROM, or a buffer of a streamed B), on inrarch_mm_engine's
+// cycle ahead (`bq`: word 0, then on each `take` the word of `c_after`: a ROM, or a buffer of a
+// streamed B), on inrarch_mm_engine's
 // L MACs, D pipeline stages. Schedule (schedule.h, MmCadence), once `go` (B is there): read
 // the K/BA beats of A row 0 (II = 1); then per row, C = ceil(N*K/L) MAC cycles. The cycle
 // that takes a beat's last product, ceil((j+1)*BC*K/L) cycles into the row for beat j, reads
@@ -31,7 +32,6 @@ module inrarch_mm_stream_a #(
     input  logic          go,
     input  logic          pre_ovf,
     input  logic [L*W-1:0] bq,
-    output logic [CW-1:0] c_next,
     output logic [CW-1:0] c_after,
     output logic          take,
     input  logic [BA*W:0] a_data,
@@ -47,33 +47,32 @@ module inrarch_mm_stream_a #(
   localparam logic [1:0] FIRST_ROW = 2'd0, ROW = 2'd1, TAIL = 2'd2, DONE = 2'd3;
 
   logic [K*W-1:0] h0, h1;        // two rows of A: the one in use (`cur`) and the next
-  logic cur, started, sticky;
+  logic cur, sticky;
   logic [1:0] phase;
   logic [MW-1:0] i;              // the row
   logic [KW-1:0] ra;             // the next A beat of a read phase
   logic [NW-1:0] jb;             // beats written in the row
-  logic mac, writes, row_end, more, wr, need_r, read_phase, tick, fire_r, adv, last_read, beat_ovf;
+  logic writes, writes_f, row_end, wr, read_phase, tick, beat_ovf;
   logic last_row, jb_open;       // i = M - 1, jb < OVERLAP: registers, so the step need not compare
+  logic mac, need_r;             // phase = ROW; the step reads A: registers, set with the step
   logic [K*W-1:0] arow, hrot;
   logic [BC*W-1:0] beat;
   assign arow = cur ? h1 : h0;
   inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT), .D(D)) u_engine (
       .clk, .rst, .mac, .tick, .flag(pre_ovf || sticky), .arow(arow[(L < K ? L : K)*W-1:0]), .bq, .writes,
-      .row_end, .c_next, .c_after, .take, .wr, .beat, .beat_ovf);
+      .writes_f, .row_end, .c_after, .take, .wr, .beat, .beat_ovf);
 
-  // Steps: a read phase's cycles read; a MAC cycle reads with its beat's last product while
-  // the next row has beats left; any cycle writes the beat whose MAC cycle was D ago.
-  assign mac        = phase == ROW;
+  // Steps: a read phase's cycles read (once `go`: B is there); a MAC cycle reads with its
+  // beat's last product while the next row has beats left; any cycle writes the beat whose
+  // MAC cycle was D ago. `go` is low in the cycle after reset, as B cannot be there yet, and
+  // high from B's arrival on, so every read may wait for it. The step is then one LUT over
+  // registers (need_r, wr; mac for a MAC cycle) and the ports: what the next step does is
+  // worked out with this one (below), never in the step's own cycle.
   assign read_phase = phase == FIRST_ROW || phase == TAIL;
-  assign more       = !last_row && jb_open;
-  assign need_r     = read_phase || (mac && writes && more);
-  assign tick       = (!read_phase || (started && go)) && (!need_r || a_valid) && (!wr || out_ready);
-  assign adv        = tick && mac;
-  assign fire_r     = tick && read_phase;
+  assign tick       = (!need_r || (a_valid && go)) && (!wr || out_ready);
   assign a_ready    = tick && need_r;
   assign out_valid  = tick && wr;
   assign out_data   = {beat_ovf, beat};
-  assign last_read = ra == KW'(READS - 1);
 
   // A: a row's beats come in order, so each shifts into the half being filled (row 0 into
   // half `cur`, later rows into the other) from the top, and K/BA of them leave beat 0 at
@@ -95,14 +94,54 @@ module inrarch_mm_stream_a #(
   end
   always_ff @(posedge clk) begin
     if (a_ready && !ahalf) h0 <= h0_in;
-    else if (adv && !cur) h0 <= hrot;
+    else if (tick && mac && !cur) h0 <= hrot;
     if (a_ready && ahalf) h1 <= h1_in;
-    else if (adv && cur) h1 <= hrot;
+    else if (tick && mac && cur) h1 <= hrot;
+  end
+
+  // The state after this cycle's step, if it fires (the registers move only then): a read
+  // phase's read, or a MAC cycle (its beat count, and at the row's end the next row).
+  logic [1:0] phase_f;
+  logic [MW-1:0] i_f;
+  logic [KW-1:0] ra_f;
+  logic [NW-1:0] jb_f;
+  logic cur_f, last_row_f, jb_open_f;
+  always_comb begin
+    {phase_f, i_f, ra_f, jb_f} = {phase, i, ra, jb};
+    {cur_f, last_row_f, jb_open_f} = {cur, last_row, jb_open};
+    if (read_phase) begin  // FIRST_ROW, TAIL
+      ra_f = ra == KW'(READS - 1) ? '0 : ra + 1'b1;
+      if (ra == KW'(READS - 1)) begin
+        phase_f = ROW;
+        if (phase == TAIL) begin
+          i_f = i + 1'b1;
+          last_row_f = M >= 2 && i == MW'(M - 2);
+          cur_f = !cur;
+        end
+      end
+    end else if (mac) begin
+      if (writes) begin
+        jb_f = jb + 1'b1;
+        jb_open_f = OVERLAP >= 2 && jb < NW'(OVERLAP - 1);
+      end
+      if (row_end) begin  // its last write
+        jb_f = '0;
+        jb_open_f = 1'b1;
+        if (last_row) phase_f = DONE;
+        else if (READS > OVERLAP) begin
+          phase_f = TAIL;
+          ra_f = KW'(OVERLAP);
+        end else begin
+          i_f = i + 1'b1;
+          last_row_f = M >= 2 && i == MW'(M - 2);
+          cur_f = !cur;
+        end
+      end
+    end
   end
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      started <= 1'b0;
       sticky <= 1'b0;
       phase <= FIRST_ROW;
       cur <= 1'b0;
@@ -111,37 +150,15 @@ module inrarch_mm_stream_a #(
       jb <= '0;
       last_row <= M == 1;
       jb_open <= 1'b1;
+      mac <= 1'b0;
+      need_r <= 1'b1;
     end else begin
-      started <= 1'b1;
       if (a_ready) sticky <= sticky || a_data[BA*W];
-      if (fire_r) begin  // FIRST_ROW, TAIL
-        ra <= last_read ? '0 : ra + 1'b1;
-        if (last_read) begin
-          phase <= ROW;
-          if (phase == TAIL) begin
-            i <= i + 1'b1;
-            last_row <= i + 1'b1 == MW'(M - 1);
-            cur <= !cur;
-          end
-        end
-      end else if (adv) begin  // a MAC cycle
-        if (writes) begin
-          jb <= jb + 1'b1;
-          jb_open <= jb + 1'b1 < NW'(OVERLAP);
-        end
-        if (row_end) begin  // its last write
-          jb <= '0;
-          jb_open <= 1'b1;
-          if (i == MW'(M - 1)) phase <= DONE;
-          else if (READS > OVERLAP) begin
-            phase <= TAIL;
-            ra <= KW'(OVERLAP);
-          end else begin
-            i <= i + 1'b1;
-            last_row <= i + 1'b1 == MW'(M - 1);
-            cur <= !cur;
-          end
-        end
+      if (tick) begin
+        {phase, i, ra, jb} <= {phase_f, i_f, ra_f, jb_f};
+        {cur, last_row, jb_open} <= {cur_f, last_row_f, jb_open_f};
+        mac <= phase_f == ROW;
+        need_r <= phase_f == FIRST_ROW || phase_f == TAIL || (phase_f == ROW && writes_f && !last_row_f && jb_open_f);
       end
     end
   end

@@ -35,15 +35,23 @@ int64_t select_tree_stages(int64_t inputs) {
   return stages;
 }
 
-int64_t mm_pipeline_depth(int64_t lanes, int64_t elem_bits) {
+namespace {
+
+// The prefix tree's levels over `lanes` lanes: ceil(log2 lanes).
+int64_t tree_levels(int64_t lanes) {
   int64_t levels = 0;
   while ((int64_t(1) << levels) < lanes) ++levels;
-  return 5 + mul_dsp_depth(elem_bits) + levels + 2 * select_tree_stages(lanes);
+  return levels;
+}
+
+}  // namespace
+
+int64_t mm_pipeline_depth(int64_t lanes, int64_t elem_bits) {
+  return 5 + mul_dsp_depth(elem_bits) + tree_levels(lanes) + 2 * select_tree_stages(lanes);
 }
 
 int64_t mm_tree_registers(int64_t lanes, int64_t inner) {
-  int64_t levels = 0;
-  while ((int64_t(1) << levels) < lanes) ++levels;
+  const int64_t levels = tree_levels(lanes);
   const int64_t g = std::gcd(lanes, inner);
   std::vector<char> need(static_cast<size_t>(lanes));  // after the level being walked back
   for (int64_t u = 0; u < lanes; ++u) need[u] = u % g == g - 1;

@@ -131,26 +131,38 @@ module inrarch_mm_engine #(
   // set on a MAC cycle from registers only: after a write nb + BC*K - L < L when nb < 2L -
   // BC*K, else nb - L < L when nb < 2L. `writes_f` is its value after the tick, which the
   // kernel keeps in a register of its own step.
+  // writes_f reads registers only: lt_w and lt_n say whether nb is below the bound the next
+  // update compares it with (2L - BK after a write, 2L after none), and move with nb, each
+  // worked out from nb as a compare with a constant (nb_f = nb + BK - L after a write, where
+  // nb < L; nb - L after none, where nb >= L).
+  function automatic logic below(input logic [NBW-1:0] v, input int bound);
+    below = bound > 0 && 32'(v) < 32'(bound);
+  endfunction
   logic [NBW-1:0] nb_f;
+  logic lt_w, lt_n, lt_w_f, lt_n_f;
   always_comb
     if (!mac) begin
       nb_f = nb;
-      writes_f = writes;
+      {writes_f, lt_w_f, lt_n_f} = {writes, lt_w, lt_n};
     end else if (row_end) begin
       nb_f = NBW'(BK - 1);
-      writes_f = BK - 1 < L;
+      {writes_f, lt_w_f, lt_n_f} = {BK - 1 < L, BK - 1 < 2 * L - BK, BK - 1 < 2 * L};
+    end else if (writes) begin
+      nb_f = nb + NBW'(BK - L);
+      {writes_f, lt_w_f, lt_n_f} = {lt_w, below(nb, 3 * L - 2 * BK), below(nb, 3 * L - BK)};
     end else begin
-      nb_f = writes ? nb + NBW'(BK - L) : nb - NBW'(L);
-      writes_f = writes ? 2 * L > BK && 32'(nb) < 32'(2 * L - BK) : 32'(nb) < 32'(2 * L);
+      nb_f = nb - NBW'(L);
+      {writes_f, lt_w_f, lt_n_f} = {lt_n, below(nb, 3 * L - BK), below(nb, 3 * L)};
     end
   always_ff @(posedge clk)
     if (rst) begin
       nb <= NBW'(BK - 1);
-      writes <= BK - 1 < L;
+      {writes, lt_w, lt_n} <= {BK - 1 < L, BK - 1 < 2 * L - BK, BK - 1 < 2 * L};
     end else if (tick) begin
       nb <= nb_f;
-      writes <= writes_f;
+      {writes, lt_w, lt_n} <= {writes_f, lt_w_f, lt_n_f};
     end
+
   // The accumulator keeps its sum unless the cycle ends an element (some lane u has term
   // K-1: (ku_0 + u) mod K = K-1 for a u < L, as every lane is lane 0 moved on by u) or
   // starts at one (ku_0 = 0): a compare of lane 0's term, where |lastb is an L-input OR.

@@ -141,24 +141,25 @@ def energy_table(gpu):
     return lines
 
 
-def versus_design(gpu, designs, est_mhz):
-    """The design (at its target clock and at est_mhz) against the fastest GPU method."""
+def versus_design(gpu, designs, est_mhz=None):
+    """The design (at its target clock, and at est_mhz when synthesis estimates a slower one)
+    against the fastest GPU method."""
     erows = energy_rows(gpu)
-    lines = [f"| INSP | batch | design @ 300 MHz | design @ {est_mhz:g} MHz | fastest GPU method | GPU time / design time "
-             f"(@ {est_mhz:g}) | design µJ/sample | GPU µJ/sample (measured, its method) | energy GPU / design "
-             "| EDP GPU / design |",
-             "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|"]
+    est = (f" design @ {est_mhz:g} MHz |", f" (@ {est_mhz:g})", "---:|") if est_mhz else ("", "", "")
+    lines = [f"| INSP | batch | design @ 300 MHz |{est[0]} fastest GPU method | GPU time / design time{est[1]} "
+             "| design µJ/sample | GPU µJ/sample (measured, its method) | energy GPU / design | EDP GPU / design |",
+             f"|---|---:|---:|{est[2]}---|---:|---:|---:|---:|---:|"]
     for (k, b), d in sorted(designs.items()):
         r = fastest(gpu["records"], workload=f"insp-o{k}", batch=b, dtype="float32")
-        slow = d["cycles"] / (est_mhz * 1e6)
-        head = f"| order {k} | {b:,} | {si_time(d['latency_s'])} | {si_time(slow)} "
+        slow = d["cycles"] / (est_mhz * 1e6) if est_mhz else None
+        head = f"| order {k} | {b:,} | {si_time(d['latency_s'])} " + (f"| {si_time(slow)} " if slow else "")
         if r is None:
             lines.append(head + "| not timed | — | — | — | — | — |")
             continue
         e = least_energy(erows, f"insp-o{k}", b)
         de = d["energy_per_sample_j"]
-        lines.append(head + f"| {SHORT[r['method']]}, {si_time(r['median_s'])} "
-                     f"| {num(r['median_s'] / d['latency_s'])}× ({num(r['median_s'] / slow)}×) | {num(de * 1e6)} "
+        ratio = f"{num(r['median_s'] / d['latency_s'])}×" + (f" ({num(r['median_s'] / slow)}×)" if slow else "")
+        lines.append(head + f"| {SHORT[r['method']]}, {si_time(r['median_s'])} | {ratio} | {num(de * 1e6)} "
                      + (f"| {num(e[1] * 1e6)} ({SHORT[e[0]]}) | {num(e[1] / de)}× "
                         f"| {num(e[1] * b * e[2] / d['edp_js'])}× |" if e else "| — | — | — |"))
     return lines
@@ -176,7 +177,7 @@ def least_energy(erows, wl, batch):
     return best
 
 
-def section(gpu, designs, est_mhz):
+def section(gpu, designs, est_mhz=None):
     if not gpu["runs"]:
         return ["**Not measured yet**: no `bench/baselines/results/gpu-*.json` exists; run "
                 "`bench/baselines/run_gpu.sh OUTDIR` on a CUDA machine and copy its gpu.json there."]
@@ -192,11 +193,13 @@ def section(gpu, designs, est_mhz):
     lines += ["", "Board power (`nvidia-smi --query-gpu=power.draw.instant`, every 50 ms) while INSP's fastest "
               "method and nested autograd ran again for 1.5 s at each batch; the whole board's draw, its idle "
               "power included:", ""] + energy_table(gpu)
+    clock = (f"the 300 MHz its figures assume and at {est_mhz:g} MHz, the slowest kernel class estimated on a "
+             "synthesized design (docs/rtl.md §5)" if est_mhz else
+             "the 300 MHz its figures assume: every kernel class of the width-32 INSP design estimates at "
+             "least 300 MHz on its Yosys netlist (docs/rtl.md §5); the width-256 design's classes are not all "
+             "estimated")
     lines += ["", "### The design against the fastest GPU method", "",
-              "The design's latency at the 300 MHz its figures assume and at "
-              f"{est_mhz:g} MHz, the slowest kernel class estimated on a synthesized design so far "
-              "(docs/rtl.md §5: the width-32 INSP design's gathers; the width-256 design's classes are not all "
-              "estimated). Design energy: the power model below at 300 MHz. GPU energy: of the methods "
+              f"The design's latency at {clock}. Design energy: the power model below at 300 MHz. GPU energy: of the methods "
               "whose board power was measured at that batch, the least energy a sample (board power × "
               "that method's time ÷ batch); its EDP is with that method's time. Ratios above 1× favour "
               "the design:", ""]

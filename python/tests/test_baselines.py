@@ -245,6 +245,10 @@ class RenderGpu(unittest.TestCase):
         # GPU energy, the measured run's: 150 W x 120 µs / 64 = 281 µJ a sample; the design's
         # 18.75 µJ: 15x.
         self.assertIn("| 18.8 | 281 (Taylor +graph) | 15× |", row)
+        # Without a slower estimated clock, the column and the ratio in parentheses go.
+        plain = render_gpu.versus_design(self.gpu, self.designs)
+        self.assertNotIn("MHz | fastest", plain[0].replace("design @ 300 MHz | fastest", ""))
+        self.assertIn("| 120 µs | Taylor +graph, 100 µs | 0.833× | 18.8 |", plain[2])
         summary = render_gpu.summary(lambda **key: None, self.gpu, self.designs)
         self.assertTrue(summary[-1].endswith("| not timed | 100 µs (Taylor +graph) | 0.833× |"), summary[-1])
         self.assertIn("batch 64: 0.833–0.833×", summary[0])

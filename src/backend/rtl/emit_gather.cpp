@@ -130,7 +130,8 @@ Entries entries(const Ctx& c, ProcessId pid, const Places& pl) {
         const int64_t addr = pl.base[n.slot] + (p.operands[n.slot].splat ? 0 : n.elem);
         uint64_t fresh = 0, q = 0, cst = 0, index = uint64_t(addr);
         for (size_t k = 0; k < reads.size(); ++k)
-          if (reads[k] && addr >= at[k] && addr < at[k] + in.block[k]) fresh = 1, q = in.word[k] + addr - at[k], index = 0;
+          if (reads[k] && addr >= at[k] && addr < at[k] + in.block[k])
+            fresh = 1, q = in.word[k] + addr - at[k], index = 0;
         if (!fresh && addr >= pl.buf) cst = 1, index = addr - pl.buf;
         out_entries.held = out_entries.held || (!fresh && !cst);
         beat.push_back(fresh << (1 + eb.q + eb.index) | q << (1 + eb.index) | cst << eb.index | index);
@@ -181,8 +182,8 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
       in.block.size(), out.block, c.w, dataflow::schedule(c.d, pid).steps(), numel(out.shape) / out.block, pl.buf,
       pl.consts, bits, in.words, eb.q, eb.index, sv_words32(in.block), sv_words32(at), sv_words32(in.word),
-      sv_words32(in.base), sv_words32(in.elems), entries(c, pid, pl).held ? 1 : 0, p.name, p.name, consts, p.name, data, valid, ready, out.name,
-      out.name, out.name);
+      sv_words32(in.base), sv_words32(in.elems), entries(c, pid, pl).held ? 1 : 0, p.name, p.name, consts, p.name,
+      data, valid, ready, out.name, out.name, out.name);
 }
 
 std::string steps_hex(const Ctx& c, ProcessId pid) {

@@ -1,17 +1,17 @@
 // A gather (select, slice, cat, expand, reshape: dataflow/schedule_gather.cpp) of NIN
 // streamed inputs, as tables: STEP_FILE holds each step's {write, read mask} (the schedule,
-// every step delay 1), SRC_FILE a line per written beat: each output element's entry
-// {fresh, const, index} (EW bits, element 0 lowest). The buffer holds every input element read
-// so far (input k's from BASES[k]); CONST_FILE the NC constant operands' words (a ROM's words,
-// or one word for a splat), which the HLS gather has in its buffer before the first step. An
-// element read in the writing step itself comes straight from its input (`fresh`): `word` is
-// its place among the IN_WORDS words of the step's input beats (input k's from QAT[k]);
-// otherwise the element is the buffer's word `index`, or the constant `index` when `const`. The emitter works these out from the schedule (docs/rtl.md "The gather").
+// every step delay 1), SRC_FILE a line per written beat, each output element's entry
+// {fresh, word, const, index} (EW bits, element 0 lowest), which the emitter works out from
+// the schedule (docs/rtl.md §2, the inrarch_gather row). An element read in the writing step
+// itself comes straight from its input (`fresh`): `word` is its place among the IN_WORDS
+// words of the step's input beats (input k's from QAT[k]). Otherwise it is the buffer's word
+// `index` (every input element read so far, input k's NE[k] from BASES[k]), or, when
+// `const`, word `index` of CONST_FILE, the NC constant operands' words (a ROM's words, or
+// one word for a splat), which the HLS gather has in its buffer before the first step.
 // Input k brings BI[k] elements a beat, at bit AT[k] of in_data (the emitter sums the
 // offsets); the output takes BO. A step fires as a whole when every input it reads has a
 // beat and, if it writes, the output has room. A written beat carries the sticky flag of
-// every beat read, this step's included (the HLS gather); constants carry none. Input k has
-// NE[k] elements.
+// every beat read, this step's included (the HLS gather); constants carry none.
 // Timing: the step's bits and the next beat's entries are registers, read from their tables
 // a step ahead, so the step's control is a few LUTs over registers and ports and the output
 // is a multiplexer over registers: no address arithmetic or compares in the step's cycle.

@@ -129,12 +129,10 @@ module inrarch_mm_engine #(
   // nb is the next beat end's product counted from the cycle's first, so a beat ends in the
   // cycle when nb < L (at most one does, as L <= BC*K), and nb stays in [0, BC*K). Both are
   // set on a MAC cycle from registers only: after a write nb + BC*K - L < L when nb < 2L -
-  // BC*K, else nb - L < L when nb < 2L. `writes_f` is its value after the tick, which the
-  // kernel keeps in a register of its own step.
-  // writes_f reads registers only: lt_w and lt_n say whether nb is below the bound the next
-  // update compares it with (2L - BK after a write, 2L after none), and move with nb, each
-  // worked out from nb as a compare with a constant (nb_f = nb + BK - L after a write, where
-  // nb < L; nb - L after none, where nb >= L).
+  // BC*K, else nb - L < L when nb < 2L. `writes_f`, its value after this cycle's tick (which
+  // the kernel keeps in a register of its own step), reads registers only: lt_w and lt_n say
+  // whether nb is below those bounds and move with nb, each worked out from nb as a compare
+  // with a constant (nb_f = nb + BK - L after a write, where nb < L; nb - L else, nb >= L).
   function automatic logic below(input logic [NBW-1:0] v, input int bound);
     below = bound > 0 && 32'(v) < 32'(bound);
   endfunction

@@ -1,13 +1,13 @@
 // C[M, N] = A[M, K] · B[K, N] with A streamed (BA elements a beat) and B read from outside a
-// cycle ahead (`bq`: word 0, then on each `take` the word of `c_after`: a ROM, or a buffer of a
-// streamed B), on inrarch_mm_engine's
-// L MACs, D pipeline stages. Schedule (schedule.h, MmCadence), once `go` (B is there): read
-// the K/BA beats of A row 0 (II = 1); then per row, C = ceil(N*K/L) MAC cycles. The cycle
-// that takes a beat's last product, ceil((j+1)*BC*K/L) cycles into the row for beat j, reads
-// a beat of the next A row while some are left to read (waiting for it); beats of the next
-// row left after the row's last MAC cycle are read at II = 1. Beat j is written D cycles
-// after its MAC cycle (waiting for room). A cycle is one step: it fires (`tick`) when all of
-// its reads and its write can; else every register holds, the engine's pipeline too.
+// cycle ahead (`bq`: word 0, then on each `take` the word of `c_after`; a ROM, or a buffer of
+// a streamed B), on inrarch_mm_engine's L MACs, D pipeline stages. Schedule (schedule.h,
+// MmCadence), once `go` (B is there): read the K/BA beats of A row 0 (II = 1); then per row,
+// C = ceil(N*K/L) MAC cycles. The cycle that takes a beat's last product, ceil((j+1)*BC*K/L)
+// cycles into the row for beat j, reads a beat of the next A row while some are left to read
+// (waiting for it); beats of the next row left after the row's last MAC cycle are read at
+// II = 1. Beat j is written D cycles after its MAC cycle (waiting for room). A cycle is one
+// step: it fires (`tick`) when all of its reads and its write can; else every register
+// holds, the engine's pipeline too.
 // A's two rows are registers: a row's beats shift into their half in order, and the half in
 // use rotates by L words a MAC cycle (word x <- word (x + L) mod K).
 // A written beat carries the sticky flag of `pre_ovf` (B's beats), of the A beats read

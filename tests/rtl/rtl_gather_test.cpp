@@ -8,6 +8,7 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "autodiff/grad.h"
 #include "dataflow/kernels.h"
@@ -114,6 +115,40 @@ TEST(RtlGather, BufferOnlyWhereRead) {
   }
   const std::map<std::string, std::string> want{{"cat", "1"}, {"slice", "0"}};
   EXPECT_EQ(held, want);
+  rtl_test::expect_exact(c);
+}
+
+// The parameter `name` of instance u_<gather> in the emitted top.
+int64_t gather_param(const std::string& top, const std::string& gather, const std::string& name) {
+  const size_t at = top.find(" u_" + gather + " (");
+  const size_t p = top.rfind("." + name + "(", at);
+  if (at == std::string::npos || p == std::string::npos) return -1;
+  return std::stoll(top.substr(p + name.size() + 2));
+}
+
+// A re-blocking gather keeps a ring of its input's last beats, not the whole input, which
+// grows with the batch: splitting beats of 3 into beats of 1, and joining beats of 3 into
+// beats of 4 (the rest of an output beat is in the beat read as it is written), each keep
+// one beat, 3 words of the 96 elements that come in; joining beats of 1 into beats of 4
+// keeps 3 beats, as a ring of 4 that wraps 20 times. Bit- and cycle-exact.
+TEST(RtlGather, ReblockingKeepsARingOfBeats) {
+  INRARCH_NEED_TOOL("verilator");
+  ir::Bundle b{ir::Graph("gather_ring"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  const ir::NodeId x = g.input("x", {32, 3}), y = g.input("y", {32, 3}), z = g.input("z", {16, 5});
+  g.add_output("split", g.unsqueeze(g.unary(ir::Op::Neg, x), 2));
+  g.add_output("join", g.reshape(g.unary(ir::Op::Neg, y), {24, 4}));
+  g.add_output("wrap", g.reshape(g.unary(ir::Op::Neg, z), {20, 4}));
+  hls::hls_test::fill_bundle(b, 31);
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "gather_ring", 4);
+  std::ifstream in(c.dir / "rtl" / "inrarch_top.sv");
+  const std::string top{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::multiset<std::tuple<std::string, int64_t, int64_t>> bufs;  // {kind, BUF, HELD}
+  for (const auto& gb : table_gathers(c.design))
+    bufs.insert({gb.name.substr(0, gb.name.find('_')), gather_param(top, gb.name, "BUF"), gather_param(top, gb.name, "HELD")});
+  const std::multiset<std::tuple<std::string, int64_t, int64_t>> want{
+      {"unsqueeze", 3, 1}, {"reshape", 3, 1}, {"reshape", 4, 1}};
+  EXPECT_EQ(bufs, want);
   rtl_test::expect_exact(c);
 }
 

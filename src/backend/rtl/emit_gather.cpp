@@ -21,10 +21,11 @@ using dataflow::ProcessId;
 
 namespace {
 
-// Where each operand's elements are in the module's address space. The buffer holds the
-// streamed operands (the module's inputs, in operand order), and the constants follow it
-// in their own ROM, a splat as one word: so the module sees only its streamed inputs,
-// while the HLS gather keeps every operand in one buffer (movement.h gather_fill).
+// Where each operand's elements are in one address space: the streamed operands (the
+// module's inputs, in operand order), then the constants, which the module holds in their
+// own ROM, a splat as one word; the HLS gather keeps every operand in one buffer
+// (movement.h gather_fill). The module's buffer holds a ring of each input's beats
+// (Inputs).
 struct Places {
   std::vector<int64_t> base;  // per operand
   int64_t buf = 0, consts = 0;
@@ -49,13 +50,93 @@ std::string const_file(const Process& p) { return p.name + "_const.hex"; }
 int bits_for(int64_t n) { return n > 1 ? std::bit_width(uint64_t(n - 1)) : 1; }  // an index below n
 
 // The streamed inputs as the module sees them, in input order: the elements a beat (BI), the
-// buffer's first word (BASES), the first of the step's input words (QAT) and the elements (NE).
+// operand's first address (base), the first of the step's input words (QAT), the elements
+// (elems); and the buffer: each input's ring of whole beats (ring beats, a power of two, or
+// every beat of the input; 0 where no element of it is read from the buffer), its first
+// word (BASES) and its words (NE = ring · BI), BUF in all.
 struct Inputs {
-  std::vector<int64_t> block, base, word, elems;
+  std::vector<int64_t> block, base, word, elems, ring, ring_base;
   int64_t words = 0;  // IN_WORDS
+  int64_t buf = 0;    // BUF
+
+  int64_t ring_words(size_t k) const { return ring[k] * block[k]; }
+  // The buffer word of input k's element n: its beat's slot in the ring.
+  int64_t buffer_word(size_t k, int64_t n) const {
+    return ring_base[k] + (n / block[k]) % ring[k] * block[k] + n % block[k];
+  }
 };
 
-Inputs inputs(const Ctx& c, const Process& p, const Places& pl) {
+// An element of a written beat as the module finds it: in the step's input beats (fresh, word
+// q), or at `addr` of the operands' space (Places), read from the buffer or the constants.
+struct Located {
+  bool fresh = false;
+  int64_t q = 0, addr = 0;
+};
+
+// Walks the schedule's steps as the module does, calling on_beat(elements, beats) for each
+// written beat with where each element is and how many beats each input had delivered before
+// the step.
+template <class OnBeat>
+void walk_written(const Ctx& c, ProcessId pid, const Places& pl, const Inputs& in, OnBeat&& on_beat) {
+  const Process& p = c.d.processes[pid];
+  const auto& out = c.d.streams[p.outputs.at(0)];
+  std::vector<int64_t> at = in.base;  // per input: the address of its next beat's first element
+  int64_t o = 0;
+  for (const auto& step : dataflow::expand(dataflow::schedule(c.d, pid))) {
+    std::vector<bool> reads(p.inputs.size(), false);
+    bool writes = false;
+    for (const auto& op : step.ops) {
+      writes = writes || op.write;
+      for (size_t k = 0; k < p.inputs.size(); ++k) reads[k] = reads[k] || (!op.write && op.stream == p.inputs[k]);
+    }
+    if (writes) {
+      std::vector<Located> beat;
+      for (int64_t e = 0; e < out.block; ++e, ++o) {
+        const dataflow::GatherNeed n = dataflow::gather_need(p, out.shape, o);
+        Located l{false, 0, pl.base[n.slot] + (p.operands[n.slot].splat ? 0 : n.elem)};
+        for (size_t k = 0; k < reads.size(); ++k)
+          if (reads[k] && l.addr >= at[k] && l.addr < at[k] + in.block[k]) l.fresh = true, l.q = in.word[k] + l.addr - at[k];
+        beat.push_back(l);
+      }
+      std::vector<int64_t> delivered(in.block.size());
+      for (size_t k = 0; k < in.block.size(); ++k) delivered[k] = (at[k] - in.base[k]) / in.block[k];
+      on_beat(beat, delivered);
+    }
+    for (size_t k = 0; k < reads.size(); ++k)
+      if (reads[k]) at[k] += in.block[k];
+  }
+}
+
+// The streamed input whose operand holds address addr, or -1 (a constant).
+int input_at(const Inputs& in, int64_t addr) {
+  for (size_t k = 0; k < in.base.size(); ++k)
+    if (addr >= in.base[k] && addr < in.base[k] + in.elems[k]) return int(k);
+  return -1;
+}
+
+// Each input's ring: an element of beat b read from the buffer when d beats of its input have
+// arrived needs d - b beats kept (beats b … d - 1; this step's beat is written as the step
+// fires, after its read), so the ring is the least power of two that covers every such read,
+// or the whole input. A re-blocking gather (3 elements a beat into 1, or 8 into 24) keeps a
+// beat or two, where the whole input grows with the batch.
+void size_rings(const Ctx& c, ProcessId pid, const Places& pl, Inputs& in) {
+  std::vector<int64_t> need(in.block.size(), 0);
+  walk_written(c, pid, pl, in, [&](const std::vector<Located>& beat, const std::vector<int64_t>& delivered) {
+    for (const Located& l : beat) {
+      const int k = l.fresh ? -1 : input_at(in, l.addr);
+      if (k >= 0) need[k] = std::max(need[k], delivered[k] - (l.addr - in.base[k]) / in.block[k]);
+    }
+  });
+  for (size_t k = 0; k < in.block.size(); ++k) {
+    const int64_t beats = in.elems[k] / in.block[k];
+    in.ring.push_back(need[k] == 0 ? 0 : std::min<int64_t>(int64_t(std::bit_ceil(uint64_t(need[k]))), beats));
+    in.ring_base.push_back(in.buf);
+    in.buf += in.ring_words(k);
+  }
+}
+
+Inputs inputs(const Ctx& c, ProcessId pid, const Places& pl) {
+  const Process& p = c.d.processes[pid];
   Inputs in;
   for (size_t k = 0; k < p.operands.size(); ++k) {
     const auto& od = p.operands[k];
@@ -66,6 +147,7 @@ Inputs inputs(const Ctx& c, const Process& p, const Places& pl) {
     in.word.push_back(in.words);
     in.words += in.block.back();
   }
+  size_rings(c, pid, pl, in);
   return in;
 }
 
@@ -77,7 +159,7 @@ struct EntryBits {
 };
 
 EntryBits entry_bits(const Inputs& in, const Places& pl) {
-  return {bits_for(in.words), std::max(bits_for(pl.buf), bits_for(pl.consts))};
+  return {bits_for(in.words), std::max(bits_for(in.buf), bits_for(pl.consts))};
 }
 
 // The constant operands' words, in address order: each value at its operand's exponent,
@@ -101,46 +183,26 @@ std::string const_hex(const Ctx& c, ProcessId pid) {
 
 // One line per written beat: where each of its elements is when the beat is written, as
 // inrarch_gather's entries {fresh, word, const, index}; and whether any is read from the buffer
-// (HELD). Walks the schedule's steps as the module does, each input's next beat filling the
-// buffer from its base on.
+// (HELD).
 struct Entries {
   std::string hex;
   bool held = false;
 };
 
-Entries entries(const Ctx& c, ProcessId pid, const Places& pl) {
-  const Process& p = c.d.processes[pid];
-  const Inputs in = inputs(c, p, pl);
+Entries entries(const Ctx& c, ProcessId pid, const Places& pl, const Inputs& in) {
   const EntryBits eb = entry_bits(in, pl);
-  const auto& out = c.d.streams[p.outputs.at(0)];
-  std::vector<int64_t> at = in.base;  // per input: the buffer word its next beat fills
-  int64_t o = 0;
   Entries out_entries;
-  for (const auto& step : dataflow::expand(dataflow::schedule(c.d, pid))) {
-    std::vector<bool> reads(p.inputs.size(), false);
-    bool writes = false;
-    for (const auto& op : step.ops) {
-      writes = writes || op.write;
-      for (size_t k = 0; k < p.inputs.size(); ++k) reads[k] = reads[k] || (!op.write && op.stream == p.inputs[k]);
+  walk_written(c, pid, pl, in, [&](const std::vector<Located>& beat, const std::vector<int64_t>&) {
+    std::vector<uint64_t> words;
+    for (const Located& l : beat) {
+      const int k = l.fresh ? -1 : input_at(in, l.addr);
+      const uint64_t cst = !l.fresh && k < 0 ? 1 : 0;
+      const uint64_t index = l.fresh ? 0 : cst ? uint64_t(l.addr - pl.buf) : uint64_t(in.buffer_word(k, l.addr - in.base[k]));
+      out_entries.held = out_entries.held || (!l.fresh && !cst);
+      words.push_back(uint64_t(l.fresh) << (1 + eb.q + eb.index) | uint64_t(l.q) << (1 + eb.index) | cst << eb.index | index);
     }
-    if (writes) {
-      std::vector<uint64_t> beat;
-      for (int64_t e = 0; e < out.block; ++e, ++o) {
-        const dataflow::GatherNeed n = dataflow::gather_need(p, out.shape, o);
-        const int64_t addr = pl.base[n.slot] + (p.operands[n.slot].splat ? 0 : n.elem);
-        uint64_t fresh = 0, q = 0, cst = 0, index = uint64_t(addr);
-        for (size_t k = 0; k < reads.size(); ++k)
-          if (reads[k] && addr >= at[k] && addr < at[k] + in.block[k])
-            fresh = 1, q = in.word[k] + addr - at[k], index = 0;
-        if (!fresh && addr >= pl.buf) cst = 1, index = addr - pl.buf;
-        out_entries.held = out_entries.held || (!fresh && !cst);
-        beat.push_back(fresh << (1 + eb.q + eb.index) | q << (1 + eb.index) | cst << eb.index | index);
-      }
-      out_entries.hex += wide_hex(beat, eb.total());
-    }
-    for (size_t k = 0; k < reads.size(); ++k)
-      if (reads[k]) at[k] += in.block[k];
-  }
+    out_entries.hex += wide_hex(words, eb.total());
+  });
   return out_entries;
 }
 
@@ -157,8 +219,10 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
   if (is_sum(p)) return sum_instance(c, pid);
   const auto& out = c.d.streams[p.outputs.at(0)];
   const Places pl = places(p);
-  const Inputs in = inputs(c, p, pl);
+  const Inputs in = inputs(c, pid, pl);
   const EntryBits eb = entry_bits(in, pl);
+  std::vector<int64_t> ring_words;
+  for (size_t k = 0; k < in.block.size(); ++k) ring_words.push_back(in.ring_words(k));
   std::vector<int64_t> at;
   std::string data, valid, ready;
   int64_t bits = 0;
@@ -180,9 +244,10 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
       "                   .STEP_FILE(\"{}_steps.hex\"), .SRC_FILE(\"{}_src.hex\"){}) u_{} (\n"
       "      .clk, .rst, .in_data({{{}}}), .in_valid({{{}}}), .in_ready({{{}}}),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
-      in.block.size(), out.block, c.w, dataflow::schedule(c.d, pid).steps(), numel(out.shape) / out.block, pl.buf,
-      pl.consts, bits, in.words, eb.q, eb.index, sv_words32(in.block), sv_words32(at), sv_words32(in.word),
-      sv_words32(in.base), sv_words32(in.elems), entries(c, pid, pl).held ? 1 : 0, p.name, p.name, consts, p.name,
+      in.block.size(), out.block, c.w, dataflow::schedule(c.d, pid).steps(), numel(out.shape) / out.block,
+      std::max<int64_t>(in.buf, 1), pl.consts, bits, in.words, eb.q, eb.index, sv_words32(in.block), sv_words32(at),
+      sv_words32(in.word), sv_words32(in.ring_base), sv_words32(ring_words), entries(c, pid, pl, in).held ? 1 : 0,
+      p.name, p.name, consts, p.name,
       data, valid, ready, out.name, out.name, out.name);
 }
 
@@ -212,7 +277,7 @@ std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c) {
     }
     const Places pl = places(p);
     files.emplace_back(p.name + "_steps.hex", steps_hex(c, ProcessId(pid)));
-    files.emplace_back(p.name + "_src.hex", entries(c, ProcessId(pid), pl).hex);
+    files.emplace_back(p.name + "_src.hex", entries(c, ProcessId(pid), pl, inputs(c, ProcessId(pid), pl)).hex);
     if (pl.consts > 0) files.emplace_back(const_file(p), const_hex(c, ProcessId(pid)));
   }
   return files;

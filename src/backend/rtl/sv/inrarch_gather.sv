@@ -5,9 +5,10 @@
 // the schedule (docs/rtl.md §2, the inrarch_gather row). An element read in the writing step
 // itself comes straight from its input (`fresh`): `word` is its place among the IN_WORDS
 // words of the step's input beats (input k's from QAT[k]). Otherwise it is the buffer's word
-// `index` (every input element read so far, input k's NE[k] from BASES[k]), or, when
-// `const`, word `index` of CONST_FILE, the NC constant operands' words (a ROM's words, or
-// one word for a splat), which the HLS gather has in its buffer before the first step.
+// `index` (input k's last NE[k] / BI[k] beats, a ring from word BASES[k]: as many as its
+// reads need, docs/rtl.md §2), or, when `const`, word `index` of CONST_FILE, the NC constant
+// operands' words (a ROM's words, or one word for a splat), which the HLS gather has in its
+// buffer before the first step.
 // Input k brings BI[k] elements a beat, at bit AT[k] of in_data (the emitter sums the
 // offsets); the output takes BO. A step fires as a whole when every input it reads has a
 // beat and, if it writes, the output has room. A written beat carries the sticky flag of
@@ -81,25 +82,31 @@ module inrarch_gather #(
   always_ff @(posedge clk)
     if (rst || out_valid) ent <= src_rom[rst || 32'(wn) >= WRITES ? '0 : XW'(wn)];
 
-  // Input k's NE[k] elements fill buffer words BASES[k] on, a beat (BI[k] of them) a step
-  // that reads it: word BASES[k] + n takes element n mod BI[k] of beat n / BI[k], so each word
-  // has one writer and its enable is a compare of the beat count with a constant.
+  // Input k's beats fill a ring of RB = NE[k] / BI[k] beats from buffer word BASES[k], a beat
+  // (BI[k] elements) a step that reads it: word BASES[k] + n takes element n mod BI[k] of
+  // every beat b with b mod RB = n / BI[k], so each word has one writer and its enable is a
+  // compare of the beat count (modulo RB, a power of two where the ring wraps) with a
+  // constant.
   logic [W-1:0] in_words[IN_WORDS];
   for (genvar k = 0; k < NIN; k = k + 1) begin : g_in
     localparam int BK = BI[k*32+:32], AK = AT[k*32+:32], QK = QAT[k*32+:32], NK = NE[k*32+:32];
-    localparam int B0 = BASES[k*32+:32], NBW = $clog2(NK / BK + 1);
+    localparam int B0 = BASES[k*32+:32], RB = NK / BK, NBW = RB > 1 ? $clog2(RB) : 1;
     assign flags[k] = in_data[AK+BK*W];
     for (genvar e = 0; e < BK; e = e + 1) begin : g_word
       assign in_words[QK+e] = in_data[AK+e*W+:W];
     end
-    if (HELD) begin : g_fill
-      logic [NBW-1:0] bn;  // beats read
+    if (HELD && RB > 1) begin : g_fill
+      logic [NBW-1:0] bn;  // beats read, modulo RB where RB is a power of two
       always_ff @(posedge clk) begin
         if (rst) bn <= '0;
         else if (in_ready[k]) bn <= bn + 1'b1;
       end
       for (genvar n = 0; n < NK; n = n + 1) begin : g_elem
         always_ff @(posedge clk) if (in_ready[k] && bn == NBW'(n / BK)) buffer[B0+n] <= in_words[QK+n%BK];
+      end
+    end else if (HELD && RB == 1) begin : g_fill_one  // every beat into the same words
+      for (genvar n = 0; n < NK; n = n + 1) begin : g_elem
+        always_ff @(posedge clk) if (in_ready[k]) buffer[B0+n] <= in_words[QK+n];
       end
     end
   end

@@ -28,21 +28,23 @@ int64_t sqrt_ffs(int64_t w) { return w * w + 10 * w; }
 int64_t div_luts(int64_t w) { return w * w + 6 * w; }
 int64_t div_ffs(int64_t w) { return 11 * w * w / 4 + 15 * w; }
 // The pipelined sine-table lane (inrarch_lane_sin, its table in a block RAM), the lane module
-// alone in Yosys: 746 LUT, 1,121 FF at w = 32; 603 LUT, 858 FF at w = 16; 8 and 5 DSP48E2,
+// alone in Yosys: 714 LUT, 1,175 FF at w = 32; 572 LUT, 938 FF at w = 16; 8 and 5 DSP48E2,
 // tdsp's tiles exactly, and one RAMB36E2. Most of it does not scale with w: the phase's
 // carry-save vectors are F + 66 bits, the interpolation's 56.
-int64_t sine_luts(int64_t w) { return 9 * w + 458; }
-int64_t sine_ffs(int64_t w) { return 16 * w + 602; }
-// The pipelined exp2/log1p-table lanes (inrarch_lane_explog), likewise, one 4-lane class of
-// each at fixed<32,10> and fixed<16,6> (docs/rtl.md "Pipelined lanes"): exp 1,140 / 752 LUT,
-// 371 / 354 FF; log 888 / 582 LUT, the same FF; tanh, its 32-stage divider included,
-// 4,251 / 4,011 LUT, 2,088 / 2,072 FF. Most of it does not scale with w (the 64-bit
-// interpolation and shifts, the divider's 34-bit stages).
-int64_t exp_luts(int64_t w) { return 24 * w + 364; }
-int64_t log_luts(int64_t w) { return 19 * w + 280; }
-int64_t explog_ffs(int64_t w) { return w + 339; }
-int64_t tanh_luts(int64_t w) { return 15 * w + 3771; }
-int64_t tanh_ffs(int64_t w) { return w + 2056; }
+int64_t sine_luts(int64_t w) { return 9 * w + 426; }
+int64_t sine_ffs(int64_t w) { return 15 * w + 695; }
+// The pipelined exp2/log1p-table lanes (inrarch_lane_explog), likewise, the lane module alone
+// at fixed<32,10> and fixed<16,6> (docs/rtl.md "Pipelined lanes"): exp 891 / 708 LUT, 1,480 /
+// 1,218 FF, 8 / 5 DSP48E2; log 438 / 350 LUT, 903 / 649 FF, 2 DSP48E2; tanh, its 32-stage
+// divider included, 2,033 / 1,864 LUT, 4,235 / 3,961 FF, 8 / 5 DSP48E2; one RAMB36E2 each.
+// Most of it does not scale with w: the product by log2e is F + 95 bits, the interpolation
+// 64, the divider's stages 35, and the stage registers hold them.
+int64_t exp_luts(int64_t w) { return 23 * w / 2 + 524; }
+int64_t exp_ffs(int64_t w) { return 33 * w / 2 + 952; }
+int64_t log_luts(int64_t w) { return 11 * w / 2 + 262; }
+int64_t log_ffs(int64_t w) { return 16 * w + 391; }
+int64_t tanh_luts(int64_t w) { return 21 * w / 2 + 1697; }
+int64_t tanh_ffs(int64_t w) { return 17 * w + 3691; }
 
 // Vitis HLS cores on UltraScale+ (full-DSP implementations, the tool's default at 300 MHz):
 // fmul 3, fadd/fsub 2, dmul 11, dadd/dsub 3 DSP48E2.

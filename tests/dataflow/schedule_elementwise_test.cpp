@@ -27,18 +27,20 @@ TEST(ElementwiseDepth, TheRecurrencesTheTablesAndTheSimpleLanes) {
   EXPECT_EQ(elementwise_depth(Op::Div, 15), 23);
   EXPECT_EQ(elementwise_depth(Op::Sqrt, 15), 19);
   // sin and cos: 17 register stages (inrarch_lane_sin), then the result register. The other
-  // table lanes: cuts after the input fit, the table argument, the table read and the
-  // interpolation, then the result register; tanh adds a cut and 16 registers over its
-  // quotient's 32 stages.
+  // table lanes (inrarch_lane_explog): the operand, its fit, nine stages to the table's
+  // index (exp and tanh: the product by log2e; log: the leading one), the next index, the
+  // read, entry 1024, the slope, its product, the sum's carry-save level and two halves;
+  // then exp two shifts, log the floor, tanh two shifts, 1 +- e, 32 quotient bits and the
+  // sign; then the output fit's flags and the result register, at every width.
   for (Op op : {Op::Sin, Op::Cos}) {
     EXPECT_EQ(elementwise_depth(op, 32), 18) << ir::op_name(op);
     EXPECT_EQ(elementwise_depth(op, 16), 18) << ir::op_name(op);
   }
-  for (Op op : {Op::Exp, Op::Log}) {
-    EXPECT_EQ(elementwise_depth(op, 32), 5) << ir::op_name(op);
-    EXPECT_EQ(elementwise_depth(op, 16), 5) << ir::op_name(op);
+  for (int64_t w : {16, 32}) {
+    EXPECT_EQ(elementwise_depth(Op::Exp, w), 17 + 2 + 2);
+    EXPECT_EQ(elementwise_depth(Op::Log, w), 17 + 1 + 2);
+    EXPECT_EQ(elementwise_depth(Op::Tanh, w), 17 + 2 + 1 + 32 + 2 + 2);
   }
-  EXPECT_EQ(elementwise_depth(Op::Tanh, 32), 22);
   // The simple lanes: the operands, then add and sub each half of the 65-bit sum, the others
   // the operator's result, then the fit's flags and the result register.
   for (Op op : {Op::Add, Op::Sub}) EXPECT_EQ(elementwise_depth(op, 32), 5) << ir::op_name(op);

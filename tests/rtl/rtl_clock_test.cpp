@@ -108,6 +108,24 @@ TEST(RtlClock, SineAndCosineLanesMeetThreeHundredMegahertz) {
   expect_design_meets_the_clock(b, lo, "rtl_clock_sine", "ew1 OP=[67]", 2, "RAMB36E2");
 }
 
+// exp, log and tanh: the product by log2e in tiles and carry-save levels, log's leading one
+// two LUT levels a stage, the table read from a block RAM, the interpolation's tiles and
+// sum, the final shift in two stages, tanh's quotient a non-restoring bit a stage (a
+// stage of the 64-bit product, one of the interpolation and one of the shift, and two
+// restoring quotient bits a stage, before: 49-72 MHz).
+TEST(RtlClock, ExpLogAndTanhLanesMeetThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("explog_clock"), {}, {}, {}};
+  const ir::NodeId x = b.graph.input("x", {2, 4});
+  b.graph.add_output("e", b.graph.unary(Op::Exp, x));
+  b.graph.add_output("l", b.graph.unary(Op::Log, x));
+  b.graph.add_output("t", b.graph.unary(Op::Tanh, x));
+  hls::hls_test::fill_bundle(b, 6);
+  dataflow::LowerOptions lo;
+  lo.block = 2;
+  expect_design_meets_the_clock(b, lo, "rtl_clock_explog", "ew1 OP=(8|9|10)", 3, "RAMB36E2");
+}
+
 // The divider: a non-restoring stage a register, each one carry chain (two restoring stages
 // between registers, with the select after each chain, estimated 90 MHz).
 TEST(RtlClock, DivisionMeetsThreeHundredMegahertz) {

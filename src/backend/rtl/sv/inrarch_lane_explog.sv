@@ -3,23 +3,40 @@
 // A, a shift by EO, and fit. T = ap_fixed<W, I> (AP_TRN, AP_WRAP): every store into T
 // floors and keeps the low W bits, as the library's conversions do.
 //   exp:  t = floor(x * log2e * 2^32) (log2e = 0xB8AA3B295C17F0BC * 2^-63), k = t >> 32,
-//         2^frac from EXP_TABLE (1025 words, Q.32) interpolated with t's low 22 bits (scale
-//         2^-54); k >= I - 1 saturates to the largest value and sets ovf.
-//   tanh: the same 2^t of t = floor(-|x| * 2 log2e * 2^32), as e with 32 fraction bits,
-//         then q = floor((1 - e) * 2^64 / (1 + e)) (the ap_fixed division: q < 2^32, a
-//         restoring division of 32 stages), stored in T and negated for x < 0.
+//         2^frac from EXP_TABLE (1025 words, Q.32) interpolated with t's low 22 bits (yi,
+//         scale 2^-54, below 2^56), floored into T: yi >> (54 - F - k); k >= I - 1
+//         saturates to the largest value and sets ovf.
+//   tanh: the same 2^t of t = floor(-|x| * 2 log2e * 2^32), as e = yi >> (22 - k) with 32
+//         fraction bits, then q = floor((1 - e) * 2^64 / (1 + e)) (the ap_fixed division:
+//         q < 2^32), stored in T and negated for x < 0.
 //   log:  x <= 0 gives the least value; otherwise (p - F) ln2 + ln(1 + u) (p the leading
 //         one, u the 32 bits below it) with ln(1 + u) from LOG_TABLE, scale 2^-54.
 //
-// Pipelined (docs/rtl.md, "Pipelined lanes"): the kernel's depth D (elementwise.def: 5 for exp
-// and log, 22 for tanh) leaves D - 1 register stages to the lane, taking their input on `en`.
-// Cuts: after the input fit (0), the table argument (1: exp/tanh's product by log2e, log's
-// leading one), the table read (2, registered: a block RAM) and the interpolation (3); tanh
-// then cuts after its quotient's operands (4) and spreads the rest over the division's 32
-// stages, at most two between registers. exp and log end in one combinational stage, tanh
-// in the quotient's scaling; then the output shift and fit. A smaller D leaves the later
-// cuts as wires (D = 1: combinational). The tables hold entries 0 .. 1023 (a block RAM's
-// depth); entry 1024 (2.0 for exp2, ln 2 for log1p, in Q.32) is the constant LAST.
+// Pipelined for 300 MHz (docs/rtl.md, "Pipelined lanes"): register stages on `en`, each at
+// most a DSP48E2's multiply, two carry-save levels, a 36-bit carry chain or two LUT levels;
+// the kernel's result register makes D = 21 (exp), 20 (log), 56 (tanh): elementwise.def.
+//    1 operand   2 the input fit's flags   3 x, its true value in T
+//   exp, tanh:  4 m = x, or -|x| for tanh (one chain)   5 m · log2e's 27 x 18 tiles (6 DSPs,
+//      3 at W <= 18)   6 two carry-save levels   7 the third: two vectors   8 their sum in
+//      chains: the carry from the bits below t, t's halves for either carry in   9 t
+//   log:  4 each nibble's leading zeros   5 each half's   6 the leading zeros L of the
+//      operand's magnitude bits   7-9 the normalizing shift by L (16s, 4s, 1s): the 32 bits
+//      below the leading one
+//   10 the table index, the next one; exp and tanh: k's range and the final shift n
+//   11 the two entries (a block RAM's registered read)   12 entry 1024 where indexed
+//   13 the slope y1 - y0   14 the slope times t's low 22 bits (2 DSPs); log: (p - F) ln 2,
+//      a 32-word table of L   15 carry-save: y0 · 2^22, the two tiles (and log's term)
+//   16 the sum's low half, its high half for either carry in   17 the sum
+//   exp:  18 the shift by n's multiples of 8   19 the rest, or saturation   20 the output
+//         fit's flags
+//   log:  18 the sum floored into T, or the least value   19 the output fit's flags
+//   tanh: 18-19 e by the shift   20 1 - e, 1 + e   21-52 the quotient, non-restoring, a bit
+//         a stage   53 q in T, ones' complemented for x < 0   54 the carry in   55 the
+//         output fit's flags
+// A deeper D delays the result by the difference. The tables hold entries 0 .. 1023 (a
+// block RAM's depth); entry 1024 (2.0 for exp2, ln 2 for log1p, in Q.32) is the constant
+// LAST. Bits that only pass on are registers marked `keep` where logic reads them, as in
+// the sine lane.
 module inrarch_lane_explog #(
     parameter int OP = 8,
     parameter int W  = 32,
@@ -27,7 +44,7 @@ module inrarch_lane_explog #(
     parameter int FA = 36,
     parameter int EA = 0,
     parameter int EO = 0,
-    parameter int D  = 1,
+    parameter int D  = 21,
     parameter EXP_TABLE = "inrarch_exp2_rom.hex",
     parameter LOG_TABLE = "inrarch_log1p_rom.hex"
 ) (
@@ -41,15 +58,58 @@ module inrarch_lane_explog #(
   /* verilator lint_off UNUSEDPARAM */
   localparam int OP_EXP = 8, OP_TANH = 9, OP_LOG = 10;
   /* verilator lint_on UNUSEDPARAM */
-  localparam int I = W - F;
-  localparam int FR = F + 8 < 63 - I ? F + 8 : 63 - I;  // exp's fraction bits before T
-  localparam int EXP_SH = FR - F, TANH_SH = 32 - F, LOG_SH = 54 - F;
-  localparam logic [64:0] LOG2E = 65'h0B8AA3B295C17F0BC;
+  localparam int OWN = OP == OP_TANH ? 56 : OP == OP_EXP ? 21 : 20;
+  initial if (D < OWN) $fatal(1, "inrarch_lane_explog: depth %0d is below the lane's %0d stages", D, OWN);
   localparam logic [33:0] LAST = OP == OP_LOG ? 34'h0_B172_17F8 : 34'h2_0000_0000;  // entry 1024
-  localparam int G = D - 1;  // the lane's register stages
-  localparam int NQ = 32;    // tanh's quotient bits
-  localparam int GQ = OP == OP_TANH && G > 5 ? G - 5 : 0;  // registers among the division's stages
-  localparam int NR_END = OP != OP_TANH && G > 4 ? G - 4 : 0;  // exp, log: the rest at the end
+
+  // 1-3: the operand, its true value in T.
+  logic [W-1:0] a1, x, x0;
+  logic [63:0] xa;
+  logic ovf_in, ovf3;
+  always_ff @(posedge clk) if (en) a1 <= a;
+  inrarch_shift #(.S(FA - F - EA)) u_in (.x(64'($signed(a1))), .y(xa));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_in (.clk, .en, .x(xa), .y(x0), .ovf(ovf_in));
+  always_ff @(posedge clk) if (en) {ovf3, x} <= {ovf_in, x0};
+  logic x_ovf_end;  // the input fit's flag at the last stage, a flip-flop: the flags' OR follows
+  inrarch_delay #(.WIDTH(1), .N(OWN - 4), .LAST_FF(1'b1)) u_ovf (.clk, .en, .x(ovf3), .y(x_ovf_end));
+
+  // 4-9: the table argument arg (index and interpolation bits); exp and tanh also k.
+  logic [31:0] arg9;
+  logic signed [31:0] k9;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [4:0] lz6;  // log: the leading zeros L, at stage 6
+  /* verilator lint_on UNUSEDSIGNAL */
+  if (OP == OP_LOG) begin : g_arg_log
+    inrarch_explog_norm #(.W(W)) u_norm (.clk, .en, .x, .lz(lz6), .arg(arg9));
+    assign k9 = '0;
+  end else begin : g_arg_exp
+    inrarch_explog_t #(.W(W), .SH(OP == OP_TANH ? F + 30 : F + 31), .TANH(OP == OP_TANH))
+        u_t (.clk, .en, .x, .t({k9, arg9}));
+    assign lz6 = '0;
+  end
+
+  // 10: the table index and the next one; exp: saturation (k >= I - 1) and zero (the shift
+  // n = 54 - F - k at 56 or more); tanh: zero (n = 22 - k at 56 or more; t <= 0, so k <= 0:
+  // t's 64 bits hold the product's I + 36 whole bits).
+  initial if (OP == OP_TANH && W - F > 28) $fatal(1, "inrarch_lane_explog: tanh takes at most 28 integer bits");
+  logic [9:0] idx, idx1;
+  logic [21:0] lo10;
+  logic top10;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic sat10, zero10;  // exp's and tanh's: log reads neither
+  logic [5:0] n10;
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_ff @(posedge clk)
+    if (en) begin
+      {idx, lo10} <= arg9;
+      idx1 <= arg9[31:22] + 10'd1;
+      top10 <= &arg9[31:22];
+      sat10 <= OP == OP_EXP && k9 >= 32'(W - F - 1);
+      zero10 <= OP == OP_EXP ? k9 <= 32'(-2 - F) : k9 < -32'sd33;
+      n10 <= OP == OP_EXP ? 6'(54 - F) - 6'(k9) : 6'd22 - 6'(k9);
+    end
+
+  // 11-12: the two entries, read in registers (a block RAM of 1,024 words; entry 1024 is LAST).
   logic [33:0] rom[1024];
   // (Not one $readmemh of a ?: between the names: Icarus pads the shorter string with
   // NULs, and the file name is then not a valid string.)
@@ -58,170 +118,130 @@ module inrarch_lane_explog #(
   end else begin : g_exp_rom
     initial $readmemh(EXP_TABLE, rom);
   end
-  // v >>> n in 64 bits. Every shift that a narrowing cast takes goes through it: Verilator
-  // 5.006 sizes a shift inside a cast to the cast's width, and an amount that reaches that
-  // width gives 0 (a tanh of 6.4 came out as exactly 1).
-  function automatic logic [63:0] sra(input logic [63:0] v, input logic [63:0] n);
-    sra = $signed(v) >>> n;
-  endfunction
-
-  // The operand's true value in T.
-  logic [63:0] xa;
-  logic [W-1:0] x0, x;
-  logic x_ovf0, x_ovf1;
-  inrarch_shift #(.S(FA - F - EA)) u_in (.x(64'($signed(a))), .y(xa));
-  inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit_in (.x(xa), .y(x0), .ovf(x_ovf0));
-  inrarch_delay #(.WIDTH(W + 1), .N(G > 0 ? 1 : 0)) u_cut0 (.clk, .en, .x({x_ovf0, x0}), .y({x_ovf1, x}));
-
-  // The table argument: exp/tanh t = m * LOG2E * 2^-(F+63) floored to 32 fraction bits (t =
-  // k + frac, its low 32 bits index and interpolate); log: the leading one p of x and the 32
-  // bits below it.
-  logic signed [63:0] t0;
-  logic [5:0] p0;
-  logic [31:0] arg0;
-  if (OP == OP_LOG) begin : g_arg_log
-    always_comb begin
-      p0 = '0;
-      for (int b = 0; b < W - 1; b = b + 1) if (x[b]) p0 = 6'(b);
+  logic [33:0] q0, q1, y0, y1, y0_13, y0_14;
+  logic [21:0] lo11, lo12, lo13;
+  logic top11;
+  always_ff @(posedge clk)
+    if (en) begin
+      q0 <= rom[idx];
+      q1 <= rom[idx1];
     end
-    assign arg0 = 32'(sra(64'(x) << (6'd63 - p0), 64'd31));
-    assign t0 = '0;
-  end else begin : g_arg_exp
-    localparam int SH = OP == OP_TANH ? F + 30 : F + 31;  // tanh: twice log2e
-    logic [W-1:0] m;
-    logic signed [W+65:0] prod;  // exact: a W-bit signed operand times 66 bits
-    assign m    = OP == OP_TANH && !x[W-1] ? -x : x;  // tanh: -|x|, which fits for every x
-    assign prod = $signed(m) * $signed({1'b0, LOG2E});
-    assign t0   = 64'(prod >>> SH);  // SH < 64
-    assign arg0 = t0[31:0];
-    assign p0   = '0;
-  end
-  logic signed [63:0] t;
-  logic [5:0] p;
-  logic [31:0] arg;
-  logic x_ovf2, xneg2, xzero2;
-  inrarch_delay #(.WIDTH(105), .N(G > 1 ? 1 : 0)) u_cut1 (
-      .clk, .en, .x({x_ovf1, x[W-1], x == '0, t0, p0, arg0}), .y({x_ovf2, xneg2, xzero2, t, p, arg}));
-
-  // The two neighbouring entries, read in the cut's register (a registered read: a block
-  // RAM) or as wires; entry 1024 is LAST.
-  logic [9:0] idx, idx1;
-  logic [33:0] q0, q1, y0, y1;
-  assign idx  = arg[31:22];
-  assign idx1 = idx + 10'd1;
-  if (G > 2) begin : g_read_reg
-    always_ff @(posedge clk) begin
-      if (en) begin
-        q0 <= rom[idx];
-        q1 <= rom[idx1];
-      end
+  (* keep *) always_ff @(posedge clk) if (en) {top11, lo11} <= {top10, lo10};
+  always_ff @(posedge clk)
+    if (en) begin
+      y0 <= q0;
+      y1 <= top11 ? LAST : q1;
     end
-  end else begin : g_read_comb
-    assign q0 = rom[idx];
-    assign q1 = rom[idx1];
-  end
-  logic signed [63:0] t3;
-  logic [5:0] p3;
-  logic [21:0] lo;
-  logic x_ovf3, xneg3, xzero3, top;
-  inrarch_delay #(.WIDTH(96), .N(G > 2 ? 1 : 0)) u_cut2 (
-      .clk, .en, .x({x_ovf2, xneg2, xzero2, t, p, arg[21:0], idx == 10'd1023}),
-      .y({x_ovf3, xneg3, xzero3, t3, p3, lo, top}));
-  assign y0 = q0;
-  assign y1 = top ? LAST : q1;
+  (* keep *) always_ff @(posedge clk) if (en) lo12 <= lo11;
 
-  // The interpolation: (y0 << 22) + (y1 - y0) * lo, scale 2^-54 (exact: a 35 x 23-bit slope).
+  // 13-14: the slope y1 - y0 (35 bits, signed), times lo in two tiles (its low 17 bits
+  // unsigned, its high 18 signed).
   logic signed [34:0] dy;
-  logic signed [57:0] slope;
-  logic signed [63:0] yi0, yi;
-  // What the last stage may need; each op reads its own (exp: t; log: p, the sign, zero;
-  // tanh: t, the sign).
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic signed [63:0] t4;
-  logic [5:0] p4;
-  logic xneg4, xzero4;
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic x_ovf4;
-  assign dy    = $signed({1'b0, y1}) - $signed({1'b0, y0});
-  assign slope = dy * $signed({1'b0, lo});
-  assign yi0   = (64'(y0) << 22) + 64'(slope);
-  inrarch_delay #(.WIDTH(137), .N(G > 3 ? 1 : 0)) u_cut3 (
-      .clk, .en, .x({x_ovf3, xneg3, xzero3, t3, p3, yi0}), .y({x_ovf4, xneg4, xzero4, t4, p4, yi}));
-
-  logic [W-1:0] s;  // the operator's result in T
-  logic s_op_ovf;   // exp saturated
-  logic x_ovf_end;  // the input fit's flag, at the result
-  if (OP == OP_LOG) begin : g_log
-    logic signed [63:0] raw;
-    logic [W-1:0] s0;
-    assign raw = (64'(p4) - 64'(F)) * 64'sd12486629536330718 + yi;
-    assign s0  = xneg4 || xzero4 ? {1'b1, {(W - 1) {1'b0}}} : W'(sra(raw, 64'(LOG_SH)));
-    inrarch_delay #(.WIDTH(W + 1), .N(NR_END)) u_end (.clk, .en, .x({x_ovf4, s0}), .y({x_ovf_end, s}));
-    assign s_op_ovf = 1'b0;
-  end else if (OP == OP_TANH) begin : g_tanh
-    // e = 2^t with 32 fraction bits (t <= 0), then (1 - e) / (1 + e), floored to 32 bits:
-    // q = floor(onem * 2^32 / den), onem = 1 - e < den = 1 + e, so q < 2^32.
-    logic signed [63:0] sh;
-    logic [33:0] e;  // at most 1.0
-    logic [31:0] onem0, onem;  // 1 - e below 1.0 (0 for e = 1)
-    logic [33:0] den0, den;
-    logic x_ovf5, xneg5, e_zero;
-    assign sh    = 64'sd22 - (t4 >>> 32);
-    assign e     = sh < 64'sd63 ? 34'(sra(yi, sh)) : '0;
-    assign onem0 = -e[31:0];
-    assign den0  = e + 34'h1_0000_0000;
-    inrarch_delay #(.WIDTH(69), .N(G > 4 ? 1 : 0)) u_cut4 (
-        .clk, .en, .x({x_ovf4, xneg4, e == '0, onem0, den0}), .y({x_ovf5, xneg5, e_zero, onem, den}));
-    // Restoring division, a quotient bit a stage: the remainder r < den doubles (the
-    // dividend's low 32 bits are zeros) and den is subtracted when it can be.
-    localparam int SW = 3 + 34 + 34 + NQ;  // {x_ovf, xneg, e_zero, den, r, q}
-    logic [(NQ+1)*SW-1:0] st;
-    assign st[0+:SW] = {x_ovf5, xneg5, e_zero, den, 2'b00, onem, NQ'(0)};
-    for (genvar k = 0; k < NQ; k = k + 1) begin : g_stage
-      localparam int NR = ((k + 1) * GQ) / NQ - (k * GQ) / NQ;
-      logic [SW-1:0] s_in;
-      logic [33:0] dk, r;
-      /* verilator lint_off UNUSEDSIGNAL */
-      logic [NQ-1:0] q;  // its top bit leaves as the next comes in
-      /* verilator lint_on UNUSEDSIGNAL */
-      logic [34:0] r2;
-      logic ge;
-      assign s_in = st[k*SW+:SW];
-      assign {dk, r, q} = s_in[SW-4:0];
-      assign r2 = {r, 1'b0};
-      assign ge = r2 >= {1'b0, dk};
-      inrarch_delay #(.WIDTH(SW), .N(NR)) u_reg (
-          .clk, .en, .x({s_in[SW-1:SW-3], dk, ge ? 34'(r2 - {1'b0, dk}) : 34'(r2), {q[NQ-2:0], ge}}),
-          .y(st[(k+1)*SW+:SW]));
+  logic [38:0] m_lo;
+  logic signed [40:0] m_hi;
+  always_ff @(posedge clk) if (en) dy <= $signed({1'b0, y1}) - $signed({1'b0, y0});
+  (* keep *) always_ff @(posedge clk) if (en) {y0_13, lo13} <= {y0, lo12};
+  always_ff @(posedge clk)
+    if (en) begin
+      m_lo <= 39'({1'b0, dy[16:0]} * {1'b0, lo13});
+      m_hi <= $signed(dy[34:17]) * $signed({1'b0, lo13});
     end
+  (* keep *) always_ff @(posedge clk) if (en) y0_14 <= y0_13;
+
+  // 15-17: yi = y0 · 2^22 + m_lo + m_hi · 2^17 (+ log's (p - F) ln 2), modulo 2^64: one or
+  // two carry-save levels, then the sum in two halves.
+  logic [63:0] term3;  // log's (p - F) ln 2 in Q.54; 0 for exp and tanh
+  if (OP == OP_LOG) begin : g_term_log
+    logic [4:0] lz13;
+    logic [63:0] cp[32];
+    inrarch_delay #(.WIDTH(5), .N(7), .LAST_FF(1'b1)) u_lz (.clk, .en, .x(lz6), .y(lz13));
+    for (genvar l = 0; l < 32; l = l + 1) begin : g_cp
+      localparam int PF = W - 2 - l - F;  // p - F, p = W - 2 - L
+      assign cp[l] = 64'(64'(PF) * 64'sd12486629536330718);
+    end
+    always_ff @(posedge clk) if (en) term3 <= cp[lz13];
+  end else begin : g_term_none
+    assign term3 = '0;
+  end
+  logic [63:0] rs, rc, ta, tb, tc, s1, c1;
+  assign {ta, tb, tc} = {64'(y0_14) << 22, 64'(m_lo), 64'(m_hi) << 17};
+  assign s1 = ta ^ tb ^ tc;
+  assign c1 = ((ta & tb) | (ta & tc) | (tb & tc)) << 1;
+  always_ff @(posedge clk)
+    if (en) {rs, rc} <= {s1 ^ c1 ^ term3, ((s1 & c1) | (s1 & term3) | (c1 & term3)) << 1};
+  logic [32:0] r_lo;
+  logic [31:0] r_hi0, r_hi1, yi_hi;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [32:0] r_hi1w;  // the high half plus one in bits 32 … 1
+  /* verilator lint_on UNUSEDSIGNAL */
+  // (x + y + 1 as {x, 1} + {y, 1}: its own carry chain, where Yosys would add 1 to x + y.)
+  assign r_hi1w = {rs[63:32], 1'b1} + {rc[63:32], 1'b1};
+  always_ff @(posedge clk)
+    if (en) begin
+      r_lo  <= {1'b0, rs[31:0]} + {1'b0, rc[31:0]};
+      r_hi0 <= rs[63:32] + rc[63:32];
+      r_hi1 <= r_hi1w[32:1];
+    end
+  logic [31:0] yi_lo;
+  always_ff @(posedge clk) if (en) yi_hi <= r_lo[32] ? r_hi1 : r_hi0;
+  (* keep *) always_ff @(posedge clk) if (en) yi_lo <= r_lo[31:0];
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [63:0] yi;  // below 2^56 but for log's term
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign yi = {yi_hi, yi_lo};
+
+  // 18 …: the operator's result in T, s, and the flag of exp's saturation, both at the
+  // stage before the output fit's.
+  logic [W-1:0] s;
+  logic s_op_ovf;
+  if (OP == OP_LOG) begin : g_log
+    // 18: the sum floored into T (its bits from 54 - F up, its sign above bit 63), or the
+    // least value for x <= 0 (x's sign and x = 0, from stage 4).
+    logic nonpos4, nonpos17;
     /* verilator lint_off UNUSEDSIGNAL */
-    logic [SW-1:0] last;  // its divisor and remainder are spent
+    logic [63:0] yl;  // its low W bits are T's
     /* verilator lint_on UNUSEDSIGNAL */
-    logic [63:0] qv;
-    logic [W-1:0] mq;
-    logic xneg_end, e_zero_end;
-    assign last = st[NQ*SW+:SW];
-    assign {x_ovf_end, xneg_end, e_zero_end} = last[SW-1:SW-3];
-    assign qv = e_zero_end ? 64'h1_0000_0000 : 64'(last[NQ-1:0]);
-    assign mq = W'(sra(qv, 64'(TANH_SH)));
-    assign s  = xneg_end ? -mq : mq;
+    always_ff @(posedge clk) if (en) nonpos4 <= x[W-1] || x == '0;
+    inrarch_delay #(.WIDTH(1), .N(13), .LAST_FF(1'b1)) u_np (.clk, .en, .x(nonpos4), .y(nonpos17));
+    assign yl = $signed(yi) >>> (54 - F);  // (not inside W'(): Verilator 5.006 would shift in W bits)
+    always_ff @(posedge clk) if (en) s <= nonpos17 ? {1'b1, {(W - 1) {1'b0}}} : W'(yl);
     assign s_op_ovf = 1'b0;
-  end else begin : g_exp
-    logic signed [63:0] k, sh, raw;
-    logic [W-1:0] s0;
-    logic sat;
-    assign k   = t4 >>> 32;
-    assign sh  = 64'sd54 - 64'(FR) - k;
-    assign raw = sh < 0 ? yi << -sh : sh < 64'sd63 ? sra(yi, sh) : '0;
-    assign sat = k >= 64'(I) - 64'sd1;
-    assign s0  = sat ? {1'b0, {(W - 1) {1'b1}}} : W'(sra(raw, 64'(EXP_SH)));
-    inrarch_delay #(.WIDTH(W + 2), .N(NR_END)) u_end (.clk, .en, .x({x_ovf4, sat, s0}), .y({x_ovf_end, s_op_ovf, s}));
+  end else begin : g_shifted
+    // n, zero and sat from stage 10 to 17.
+    logic [5:0] n17;
+    logic zero17, sat17;
+    inrarch_delay #(.WIDTH(8), .N(7), .LAST_FF(1'b1)) u_n (
+        .clk, .en, .x({n10, zero10, sat10}), .y({n17, zero17, sat17}));
+    // 18-19: yi >> n, or 0, its low 34 bits (W <= 32 of them for exp; yi < 2^56).
+    logic [55:0] ys;
+    logic [2:0] n18;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic zero18, sat18;  // tanh reads no saturation
+    logic [55:0] ysh;     // its low 34 bits
+    logic [33:0] sh;      // exp reads its low W bits
+    /* verilator lint_on UNUSEDSIGNAL */
+    always_ff @(posedge clk) if (en) ys <= yi[55:0] >> {n17[5:3], 3'b000};
+    (* keep *) always_ff @(posedge clk) if (en) {n18, zero18, sat18} <= {n17[2:0], zero17, sat17};
+    assign ysh = ys >> n18;
+    assign sh = ysh[33:0];
+    if (OP == OP_EXP) begin : g_exp
+      always_ff @(posedge clk)
+        if (en) s <= sat18 ? {1'b0, {(W - 1) {1'b1}}} : zero18 ? '0 : W'(sh);
+      inrarch_delay #(.WIDTH(1), .N(2), .LAST_FF(1'b1)) u_sat (.clk, .en, .x(sat18), .y(s_op_ovf));
+    end else begin : g_tanh
+      logic [33:0] e;
+      always_ff @(posedge clk) if (en) e <= zero18 ? '0 : sh;
+      inrarch_explog_tanh_end #(.W(W), .F(F)) u_end (.clk, .en, .e, .x, .s);
+      assign s_op_ovf = 1'b0;
+    end
   end
 
-  // To the output's exponent.
+  // The last stage: the output fit's flags on s shifted to the output's exponent.
   logic [63:0] sa;
+  logic [W-1:0] yo;
   logic s_ovf;
   inrarch_shift #(.S(FA - F + EO)) u_out (.x(64'($signed(s))), .y(sa));
-  inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit_out (.x(sa), .y(y), .ovf(s_ovf));
-  assign ovf = x_ovf_end || s_op_ovf || s_ovf;
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_out (.clk, .en, .x(sa), .y(yo), .ovf(s_ovf));
+  inrarch_delay #(.WIDTH(W + 1), .N(D - OWN)) u_pad (
+      .clk, .en, .x({x_ovf_end || s_op_ovf || s_ovf, yo}), .y({ovf, y}));
 endmodule

@@ -60,40 +60,12 @@ module inrarch_lane_sin #(
   inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_in (.clk, .en, .x(xa), .y(x0), .ovf(ovf_in));
   always_ff @(posedge clk) if (en) {ovf3, x} <= {ovf_in, x0};
 
-  // 4: the tiles x_i · K_j, aligned into PW-bit terms (mod 2^PW, as the phase needs).
-  logic [PW-1:0] term[6];
-  for (genvar j = 0; j < 3; j = j + 1) begin : g_k
-    localparam int KB = j < 2 ? 26 : 12;
-    localparam logic [25:0] KJ = 26'(K >> (26 * j));
-    if (W <= 18) begin : g_one
-      logic signed [W+26:0] t;
-      always_ff @(posedge clk) if (en) t <= $signed(x) * $signed({1'b0, KJ[KB-1:0]});
-      assign term[j] = PW'(t) << (26 * j);
-      assign term[j+3] = '0;
-    end else begin : g_two
-      logic [42:0] t_lo;             // x[16:0] · K_j, unsigned
-      logic signed [W+9:0] t_hi;     // x[W-1:17] · K_j
-      always_ff @(posedge clk)
-        if (en) begin
-          t_lo <= 43'({1'b0, x[16:0]} * {1'b0, KJ[KB-1:0]});
-          t_hi <= $signed(x[W-1:17]) * $signed({1'b0, KJ[KB-1:0]});
-        end
-      assign term[j] = PW'(t_lo) << (26 * j);
-      assign term[j+3] = PW'(t_hi) << (26 * j + 17);
-    end
-  end
+  // 4-6: x · K modulo 2^PW (only the product's F + 66 low bits, all the phase needs) as two
+  // carry-save vectors: the tiles, then three carry-save levels over two stages.
+  logic [PW-1:0] s4, c4;
+  inrarch_mul_const_csa #(.W(W), .PW(PW), .K(K)) u_phase (.clk, .en, .x, .s(s4), .c(c4));
   logic ovf17;  // the input's overflow flag at stage 17, in a flip-flop: the kernel's flag logic follows
   inrarch_delay #(.WIDTH(1), .N(14), .LAST_FF(1'b1)) u_ovf (.clk, .en, .x(ovf3), .y(ovf17));
-
-  // 5-6: carry-save levels: 6 terms to 4, 4 to 3 (registered), 3 to 2 (registered).
-  function automatic logic [2*PW-1:0] csa(input logic [PW-1:0] p, input logic [PW-1:0] q, input logic [PW-1:0] r);
-    csa = {p ^ q ^ r, ((p & q) | (p & r) | (q & r)) << 1};
-  endfunction
-  logic [PW-1:0] s1, c1, s2, c2, s3, c3, v3, s4, c4;
-  assign {s1, c1} = csa(term[0], term[1], term[2]);
-  assign {s2, c2} = csa(term[3], term[4], term[5]);
-  always_ff @(posedge clk) if (en) {s3, c3, v3} <= {csa(s1, c1, s2), c2};
-  always_ff @(posedge clk) if (en) {s4, c4} <= csa(s3, c3, v3);
 
   // 7: s4 + c4: the carry into bit LB, from two halves of the bits below (the upper half for
   // either carry in), and the 32 phase bits for either carry into them.

@@ -154,8 +154,7 @@ TEST(RtlClock, SquareRootMeetsThreeHundredMegahertz) {
 // with a splat and a ROM), slice, select, reshape, expand. The step's bits and each beat's
 // entries are registers read a step ahead; with the step read from its table and each
 // output element's place compared with the inputs' in the step's cycle, the selects
-// estimated 180-196 MHz. The buffers read here hold at most 16 words: the output's
-// multiplexer over a buffer of 32 words is three LUT levels (276 MHz, docs/rtl.md §6).
+// estimated 180-196 MHz.
 TEST(RtlClock, GathersMeetThreeHundredMegahertz) {
   INRARCH_NEED_TOOL("yosys");
   ir::Bundle b{ir::Graph("gather_clock"), {}, {}, {}};
@@ -172,6 +171,20 @@ TEST(RtlClock, GathersMeetThreeHundredMegahertz) {
   dataflow::LowerOptions lo;
   lo.block = 4;
   expect_design_meets_the_clock(b, lo, "rtl_clock_gather", "inrarch_gather", 5);
+}
+
+// A row of 40 expanded over 16 rows at 10 elements a beat: each output position reads 4 of
+// the row's words, so its multiplexer spans those 4 (over the row's 40 words, it was three
+// LUT levels: 270 MHz).
+TEST(RtlClock, GatherOfARowMeetsThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("row_clock"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  g.add_output("rows", g.expand(g.unary(Op::Neg, g.input("r", {1, 40})), {16, 40}));
+  hls::hls_test::fill_bundle(b, 23);
+  dataflow::LowerOptions lo;
+  lo.block = 10;
+  expect_design_meets_the_clock(b, lo, "rtl_clock_row", "inrarch_gather", 1);
 }
 
 // The mm engine in its three forms (a constant B, both operands streamed, a constant A) at

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 
 #include "backend/rtl/rtl_detail.h"
 #include "dataflow/kernels.h"
@@ -151,16 +152,12 @@ Inputs inputs(const Ctx& c, ProcessId pid, const Places& pl) {
   return in;
 }
 
-// An entry's widths: {fresh, word, const, index}, the word one of IN_WORDS, the index a
-// buffer or constant word.
+// An entry's widths: {fresh, word, pick}, the word one of IN_WORDS, the pick one of the
+// output position's candidates.
 struct EntryBits {
-  int q = 1, index = 1;
-  int total() const { return 2 + q + index; }
+  int q = 1, pick = 1;
+  int total() const { return 1 + q + pick; }
 };
-
-EntryBits entry_bits(const Inputs& in, const Places& pl) {
-  return {bits_for(in.words), std::max(bits_for(in.buf), bits_for(pl.consts))};
-}
 
 // The constant operands' words, in address order: each value at its operand's exponent,
 // rounded and saturated as the HLS const_operand's value_literal and weights.h ROMs are.
@@ -182,28 +179,53 @@ std::string const_hex(const Ctx& c, ProcessId pid) {
 }
 
 // One line per written beat: where each of its elements is when the beat is written, as
-// inrarch_gather's entries {fresh, word, const, index}; and whether any is read from the buffer
-// (HELD).
+// inrarch_gather's entries {fresh, word, pick}. An element not in the step's input beats is
+// one of its output position's candidates (CAND): the buffer or constant words that position
+// ever reads, in the order first read, so that its multiplexer spans those words alone (a
+// row expanded over the batch at 10 elements a beat: 4 of the row's 40 words). HELD: some
+// candidate is a buffer word.
 struct Entries {
   std::string hex;
   bool held = false;
+  int64_t picks = 1;          // MS: the most candidates of any position
+  std::vector<int64_t> cand;  // position e's candidate j at e * MS + j: {const (bit 31), word}
+  EntryBits bits;
 };
 
+constexpr int64_t kConstCandidate = int64_t{1} << 31;
+
 Entries entries(const Ctx& c, ProcessId pid, const Places& pl, const Inputs& in) {
-  const EntryBits eb = entry_bits(in, pl);
-  Entries out_entries;
-  walk_written(c, pid, pl, in, [&](const std::vector<Located>& beat, const std::vector<int64_t>&) {
-    std::vector<uint64_t> words;
-    for (const Located& l : beat) {
-      const int k = l.fresh ? -1 : input_at(in, l.addr);
-      const uint64_t cst = !l.fresh && k < 0 ? 1 : 0;
-      const uint64_t index = l.fresh ? 0 : cst ? uint64_t(l.addr - pl.buf) : uint64_t(in.buffer_word(k, l.addr - in.base[k]));
-      out_entries.held = out_entries.held || (!l.fresh && !cst);
-      words.push_back(uint64_t(l.fresh) << (1 + eb.q + eb.index) | uint64_t(l.q) << (1 + eb.index) | cst << eb.index | index);
+  const size_t bo = size_t(c.d.streams[c.d.processes[pid].outputs.at(0)].block);
+  std::vector<std::vector<Located>> beats;
+  walk_written(c, pid, pl, in, [&](const std::vector<Located>& beat, const std::vector<int64_t>&) { beats.push_back(beat); });
+  std::vector<std::vector<int64_t>> lists(bo);
+  std::vector<std::map<int64_t, int64_t>> pick_of(bo);  // per position: candidate -> its pick
+  Entries r;
+  for (const auto& beat : beats)
+    for (size_t e = 0; e < bo; ++e) {
+      const Located& l = beat[e];
+      if (l.fresh) continue;
+      const int k = input_at(in, l.addr);
+      const int64_t cand = k < 0 ? kConstCandidate | (l.addr - pl.buf) : in.buffer_word(size_t(k), l.addr - in.base[k]);
+      if (pick_of[e].emplace(cand, int64_t(lists[e].size())).second) lists[e].push_back(cand);
+      r.held = r.held || k >= 0;
+      r.picks = std::max<int64_t>(r.picks, int64_t(lists[e].size()));
     }
-    out_entries.hex += wide_hex(words, eb.total());
-  });
-  return out_entries;
+  r.bits = {bits_for(in.words), bits_for(r.picks)};
+  for (const auto& list : lists)
+    for (int64_t j = 0; j < r.picks; ++j) r.cand.push_back(j < int64_t(list.size()) ? list[size_t(j)] : 0);
+  for (const auto& beat : beats) {
+    std::vector<uint64_t> words;
+    for (size_t e = 0; e < bo; ++e) {
+      const Located& l = beat[e];
+      const int k = l.fresh ? -1 : input_at(in, l.addr);
+      const uint64_t pick = l.fresh ? 0 : uint64_t(pick_of[e].at(k < 0 ? kConstCandidate | (l.addr - pl.buf)
+                                                                      : in.buffer_word(size_t(k), l.addr - in.base[k])));
+      words.push_back(uint64_t(l.fresh) << (r.bits.q + r.bits.pick) | uint64_t(l.q) << r.bits.pick | pick);
+    }
+    r.hex += wide_hex(words, r.bits.total());
+  }
+  return r;
 }
 
 }  // namespace
@@ -220,7 +242,7 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
   const auto& out = c.d.streams[p.outputs.at(0)];
   const Places pl = places(p);
   const Inputs in = inputs(c, pid, pl);
-  const EntryBits eb = entry_bits(in, pl);
+  const Entries en = entries(c, pid, pl, in);
   std::vector<int64_t> ring_words;
   for (size_t k = 0; k < in.block.size(); ++k) ring_words.push_back(in.ring_words(k));
   std::vector<int64_t> at;
@@ -239,15 +261,15 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
   const std::string consts = pl.consts > 0 ? fmt::format(", .CONST_FILE(\"{}\")", const_file(p)) : "";
   return fmt::format(
       "  inrarch_gather #(.NIN({}), .BO({}), .W({}), .STEPS({}), .WRITES({}), .BUF({}), .NC({}), .IN_BITS({}),\n"
-      "                   .IN_WORDS({}), .QW({}), .IW({}), .BI({}), .AT({}), .QAT({}), .BASES({}),\n"
-      "                   .NE({}), .HELD({}),\n"
+      "                   .IN_WORDS({}), .QW({}), .PKW({}), .MS({}), .BI({}), .AT({}), .QAT({}), .BASES({}),\n"
+      "                   .NE({}), .HELD({}), .CAND({}),\n"
       "                   .STEP_FILE(\"{}_steps.hex\"), .SRC_FILE(\"{}_src.hex\"){}) u_{} (\n"
       "      .clk, .rst, .in_data({{{}}}), .in_valid({{{}}}), .in_ready({{{}}}),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
       in.block.size(), out.block, c.w, dataflow::schedule(c.d, pid).steps(), numel(out.shape) / out.block,
-      std::max<int64_t>(in.buf, 1), pl.consts, bits, in.words, eb.q, eb.index, sv_words32(in.block), sv_words32(at),
-      sv_words32(in.word), sv_words32(in.ring_base), sv_words32(ring_words), entries(c, pid, pl, in).held ? 1 : 0,
-      p.name, p.name, consts, p.name,
+      std::max<int64_t>(in.buf, 1), pl.consts, bits, in.words, en.bits.q, en.bits.pick, en.picks, sv_words32(in.block),
+      sv_words32(at), sv_words32(in.word), sv_words32(in.ring_base), sv_words32(ring_words), en.held ? 1 : 0,
+      sv_words32(en.cand), p.name, p.name, consts, p.name,
       data, valid, ready, out.name, out.name, out.name);
 }
 

@@ -1,21 +1,23 @@
 // A gather (select, slice, cat, expand, reshape: dataflow/schedule_gather.cpp) of NIN
 // streamed inputs, as tables: STEP_FILE holds each step's {write, read mask} (the schedule,
 // every step delay 1), SRC_FILE a line per written beat, each output element's entry
-// {fresh, word, const, index} (EW bits, element 0 lowest), which the emitter works out from
-// the schedule (docs/rtl.md §2, the inrarch_gather row). An element read in the writing step
+// {fresh, word, pick} (EW bits, element 0 lowest), which the emitter works out from the
+// schedule (docs/rtl.md §2, the inrarch_gather row). An element read in the writing step
 // itself comes straight from its input (`fresh`): `word` is its place among the IN_WORDS
-// words of the step's input beats (input k's from QAT[k]). Otherwise it is the buffer's word
-// `index` (input k's last NE[k] / BI[k] beats, a ring from word BASES[k]: as many as its
-// reads need, docs/rtl.md §2), or, when `const`, word `index` of CONST_FILE, the NC constant
-// operands' words (a ROM's words, or one word for a splat), which the HLS gather has in its
-// buffer before the first step.
+// words of the step's input beats (input k's from QAT[k]). Otherwise it is candidate `pick`
+// of its output position e, CAND[e * MS + pick]: a buffer word (input k's last NE[k] / BI[k]
+// beats, a ring from word BASES[k]: as many as its reads need), or, with bit 31 set, a word
+// of CONST_FILE, the NC constant operands' words (a ROM's words, or one word for a splat),
+// which the HLS gather has in its buffer before the first step. A position's candidates are
+// the words it ever reads, so its multiplexer spans those alone.
 // Input k brings BI[k] elements a beat, at bit AT[k] of in_data (the emitter sums the
 // offsets); the output takes BO. A step fires as a whole when every input it reads has a
 // beat and, if it writes, the output has room. A written beat carries the sticky flag of
 // every beat read, this step's included (the HLS gather); constants carry none.
 // Timing: the step's bits and the next beat's entries are registers, read from their tables
-// a step ahead, so the step's control is a few LUTs over registers and ports and the output
-// is a multiplexer over registers: no address arithmetic or compares in the step's cycle.
+// a step ahead, so the step's control is a few LUTs over registers and ports and an output
+// element a multiplexer over its candidates (registers or constants) and the step's input
+// words: no address arithmetic or compares in the step's cycle.
 module inrarch_gather #(
     parameter int NIN = 1,
     parameter int BO = 1,
@@ -27,13 +29,15 @@ module inrarch_gather #(
     parameter int IN_BITS = 33,
     parameter int IN_WORDS = 1,
     parameter int QW = 1,
-    parameter int IW = 1,
+    parameter int PKW = 1,  // a pick's bits
+    parameter int MS = 1,   // candidates a position
     parameter logic [NIN*32-1:0] BI = {NIN{32'd1}},
     parameter logic [NIN*32-1:0] AT = '0,
     parameter logic [NIN*32-1:0] QAT = '0,
     parameter logic [NIN*32-1:0] BASES = '0,
     parameter logic [NIN*32-1:0] NE = {NIN{32'd1}},
     parameter bit HELD = 1'b1,  // some element is read from the buffer (else none is built)
+    parameter logic [BO*MS*32-1:0] CAND = '0,
     parameter STEP_FILE = "steps.hex",
     parameter SRC_FILE = "src.hex",
     parameter CONST_FILE = "const.hex"
@@ -47,16 +51,16 @@ module inrarch_gather #(
     output logic               out_valid,
     input  logic               out_ready
 );
-  localparam int EW = 2 + QW + IW;  // an entry: {fresh, word (QW bits), const, index}
+  localparam int EW = 1 + QW + PKW;  // an entry: {fresh, word (QW bits), pick}
   localparam int SW = $clog2(STEPS + 1), TW = STEPS > 1 ? $clog2(STEPS) : 1;
   localparam int RW = $clog2(WRITES + 1), XW = WRITES > 1 ? $clog2(WRITES) : 1;
   localparam int CW = NC > 1 ? $clog2(NC) : 1, BW = BUF > 1 ? $clog2(BUF) : 1;
   logic [NIN:0] step_rom[STEPS];
   logic [BO*EW-1:0] src_rom[WRITES];
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [W-1:0] buffer[HELD ? BUF : 1];  // (unused without HELD)
+  logic [W-1:0] buffer[HELD ? BUF : 1];       // (unused without HELD)
+  logic [W-1:0] const_rom[NC > 0 ? NC : 1];   // (unused where no position reads a constant)
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [W-1:0] const_rom[NC > 0 ? NC : 1];
   initial $readmemh(STEP_FILE, step_rom);
   initial $readmemh(SRC_FILE, src_rom);
   if (NC > 0) begin : g_const
@@ -111,21 +115,27 @@ module inrarch_gather #(
     end
   end
 
-  // Output element e: a word of this step's input beats, a buffered element or a constant.
+  // Output element e: a word of this step's input beats, or one of its candidates (buffer
+  // words and constants, at indices fixed here).
   for (genvar e = 0; e < BO; e = e + 1) begin : g_out
     /* verilator lint_off UNUSEDSIGNAL */
-    logic fresh, cst;  // (cst and idx go unused where every element is fresh)
+    logic fresh;  // (pick goes unused where every element is fresh)
     logic [QW-1:0] q;
-    logic [IW-1:0] idx;
+    logic [PKW-1:0] pick;
     /* verilator lint_on UNUSEDSIGNAL */
-    logic [W-1:0] held;
-    assign {fresh, q, cst, idx} = ent[e*EW+:EW];
-    if (HELD) begin : g_held
-      assign held = cst ? const_rom[CW'(idx)] : buffer[BW'(idx)];
-    end else begin : g_const_only
-      assign held = const_rom[CW'(idx)];
+    logic [W-1:0] cand[MS];
+    for (genvar j = 0; j < MS; j = j + 1) begin : g_cand
+      localparam logic [31:0] CJ = CAND[(e*MS+j)*32+:32];
+      if (CJ[31]) begin : g_const_word
+        assign cand[j] = const_rom[CW'(CJ[30:0])];
+      end else if (HELD) begin : g_buffer_word
+        assign cand[j] = buffer[BW'(CJ[30:0])];
+      end else begin : g_none
+        assign cand[j] = '0;
+      end
     end
-    assign out_data[e*W+:W] = fresh ? in_words[q] : held;
+    assign {fresh, q, pick} = ent[e*EW+:EW];
+    assign out_data[e*W+:W] = fresh ? in_words[q] : cand[pick];
   end
   assign out_data[BO*W] = sticky || |(reads & flags);
 

@@ -200,29 +200,29 @@ Entries entries(const Ctx& c, ProcessId pid, const Places& pl, const Inputs& in)
   walk_written(c, pid, pl, in, [&](const std::vector<Located>& beat, const std::vector<int64_t>&) { beats.push_back(beat); });
   std::vector<std::vector<int64_t>> lists(bo);
   std::vector<std::map<int64_t, int64_t>> pick_of(bo);  // per position: candidate -> its pick
+  std::vector<int64_t> picks;                            // per written element (0 where fresh)
   Entries r;
   for (const auto& beat : beats)
     for (size_t e = 0; e < bo; ++e) {
       const Located& l = beat[e];
+      picks.push_back(0);
       if (l.fresh) continue;
       const int k = input_at(in, l.addr);
       const int64_t cand = k < 0 ? kConstCandidate | (l.addr - pl.buf) : in.buffer_word(size_t(k), l.addr - in.base[k]);
-      if (pick_of[e].emplace(cand, int64_t(lists[e].size())).second) lists[e].push_back(cand);
+      const auto [at, added] = pick_of[e].emplace(cand, int64_t(lists[e].size()));
+      if (added) lists[e].push_back(cand);
+      picks.back() = at->second;
       r.held = r.held || k >= 0;
       r.picks = std::max<int64_t>(r.picks, int64_t(lists[e].size()));
     }
   r.bits = {bits_for(in.words), bits_for(r.picks)};
   for (const auto& list : lists)
     for (int64_t j = 0; j < r.picks; ++j) r.cand.push_back(j < int64_t(list.size()) ? list[size_t(j)] : 0);
+  size_t next = 0;
   for (const auto& beat : beats) {
     std::vector<uint64_t> words;
-    for (size_t e = 0; e < bo; ++e) {
-      const Located& l = beat[e];
-      const int k = l.fresh ? -1 : input_at(in, l.addr);
-      const uint64_t pick = l.fresh ? 0 : uint64_t(pick_of[e].at(k < 0 ? kConstCandidate | (l.addr - pl.buf)
-                                                                      : in.buffer_word(size_t(k), l.addr - in.base[k])));
-      words.push_back(uint64_t(l.fresh) << (r.bits.q + r.bits.pick) | uint64_t(l.q) << r.bits.pick | pick);
-    }
+    for (const Located& l : beat)
+      words.push_back(uint64_t(l.fresh) << (r.bits.q + r.bits.pick) | uint64_t(l.q) << r.bits.pick | uint64_t(picks[next++]));
     r.hex += wide_hex(words, r.bits.total());
   }
   return r;

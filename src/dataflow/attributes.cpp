@@ -46,8 +46,14 @@ int64_t tree_levels(int64_t lanes) {
 
 }  // namespace
 
-int64_t mm_pipeline_depth(int64_t lanes, int64_t elem_bits) {
-  return 5 + mul_dsp_depth(elem_bits) + tree_levels(lanes) + 2 * select_tree_stages(lanes);
+int64_t mm_pipeline_depth(int64_t lanes, int64_t a_bits, int64_t b_bits) {
+  return 5 + mul_dsp_depth(a_bits, b_bits) + tree_levels(lanes) + 2 * select_tree_stages(lanes);
+}
+
+int64_t mm_pipeline_depth(int64_t lanes, int64_t elem_bits) { return mm_pipeline_depth(lanes, elem_bits, elem_bits); }
+
+std::pair<int64_t, int64_t> mm_operand_bits(const Design& d, const Process& p) {
+  return {operand_bits(d, p.operands.at(0)), operand_bits(d, p.operands.at(1))};
 }
 
 int64_t mm_tree_registers(int64_t lanes, int64_t inner) {
@@ -80,7 +86,8 @@ void set_mm_par(Design& d, ProcessId pid, int64_t requested) {
   p.mm_par = requested;
   p.mm_lanes = std::min(requested, mm_beat_work(d, p));
   // The mm engine is pipelined; mm_reduce writes once, after its last row, and has none.
-  p.mm_depth = p.kind == Kind::Mm ? mm_pipeline_depth(p.mm_lanes, d.options.elem_bits) : 0;
+  const auto [a_bits, b_bits] = mm_operand_bits(d, p);
+  p.mm_depth = p.kind == Kind::Mm ? mm_pipeline_depth(p.mm_lanes, a_bits, b_bits) : 0;
 }
 
 void apply_parallelism(Design& d, const Parallelism& par) {

@@ -6,10 +6,12 @@
 //                              apply_parallelism for a search's (or a plan file's) choice,
 //                              and the search itself on its working copy.
 //   Process::mm_depth          the mm pipeline's cycles from a beat's last MAC cycle to its
-//                              write: mm_pipeline_depth(mm_lanes, elem_bits) (0 on an mm_reduce), set with the lanes by
+//                              write: mm_pipeline_depth(mm_lanes, its operands' bits) (0 on an mm_reduce), set with the lanes by
 //                              set_mm_par only; the schedule, the HLS delay line and the RTL's D
 //                              read it (the RTL checks its stages against it at elaboration).
 //   options.fabric_elementwise_mul  elementwise multipliers in LUTs: apply_parallelism.
+//   Operand::rom_elem_bits     an mm's weights narrower than the streams: lower(), from
+//                              LowerOptions::weight_bits.
 //   Stream::depth              Design::set_depths (FIFO sizing, a depth file).
 //
 // The lane rule: mm_lanes = min(mm_par, bC*K), the products of one output beat. The MACs
@@ -49,6 +51,10 @@ int64_t select_tree_stages(int64_t inputs);
 // difference, the low and the high halves of the sums, and the fits. At 32 bits: 1 lane 11,
 // 32 lanes 18, 247 lanes 21.
 int64_t mm_pipeline_depth(int64_t lanes, int64_t elem_bits);
+// The same for a products of a_bits x b_bits (md = mul_dsp_depth(a_bits, b_bits)).
+int64_t mm_pipeline_depth(int64_t lanes, int64_t a_bits, int64_t b_bits);
+// The bits of mm process p's two operands (operand_bits of each): its products' widths.
+std::pair<int64_t, int64_t> mm_operand_bits(const Design& d, const Process& p);
 
 // The registers of that prefix tree that inrarch_mm_half builds (docs/rtl.md, "The mm
 // engine"): an element's last product can only fall on a lane u = G-1 mod G, G = gcd(lanes,

@@ -69,6 +69,10 @@ void Design::set_depths(const std::vector<int64_t>& depths) {
   verify_step(*this, "set_depths");
 }
 
+int64_t operand_bits(const Design& d, const Operand& od) {
+  return od.rom_elem_bits > 0 ? od.rom_elem_bits : d.options.elem_bits;
+}
+
 std::vector<std::pair<std::string, int>> kernels_by_kind(const Design& d) {
   // Arithmetic and data-movement kernels are listed by op ("mm", "sin", "select"), the
   // plumbing by kind ("source", "copy"): that is what a reader of the report looks for.

@@ -77,6 +77,10 @@ struct Operand {
   // rom_node. rom_period 0: the ROM is the operand itself (rom_node == static_node).
   ir::NodeId rom_node = ir::kNoNode;
   int64_t rom_period = 0;
+  // The bits of one ROM element, when narrower than the design's elem_bits: an mm's constant
+  // B (its weights) at LowerOptions::weight_bits. 0: the design's elem_bits. The binary point
+  // stays the design type's; docs/dataflow.md, "Number formats".
+  int32_t rom_elem_bits = 0;
 
   // The node whose values fill the ROM (static_node where rom_node was never set, as in
   // hand-made designs).
@@ -138,6 +142,9 @@ struct LowerOptions {
   int64_t rows = 0;       // the batch when the graph's rows are independent (lower.h's stream_block)
   int64_t mm_par = 1;     // parallel MACs asked of every mm (a search's choice: apply_parallelism)
   int32_t elem_bits = 32;
+  // The element width of an mm's constant B (its weights' ROM, Operand::rom_elem_bits): 0 or
+  // elem_bits for the same width, else 1 to elem_bits - 1 (a 27 x 18 product is one DSP48E2).
+  int32_t weight_bits = 0;
   // Elementwise multipliers in LUTs (HLS bind_op impl=fabric) instead of DSP48E2s: a design
   // attribute lowering only copies (apply_parallelism sets it on a lowered design).
   bool fabric_elementwise_mul = false;
@@ -163,6 +170,10 @@ struct Design {
   std::vector<int64_t> depths() const;
   void set_depths(const std::vector<int64_t>& depths);
 };
+
+// The bits of one element of operand od: its ROM's (Operand::rom_elem_bits) when narrowed,
+// else the design's elem_bits.
+int64_t operand_bits(const Design& d, const Operand& od);
 
 // Number of processes of each kind, by kind_name (for reports).
 std::vector<std::pair<std::string, int>> kernels_by_kind(const Design& d);

@@ -33,10 +33,10 @@ namespace {
 // An mm_reduce's (`reduce` set) are its MmReduceCadence's, and its least P a bisection.
 struct MmCost {
   ProcessId process;
-  int64_t base, rows, beats, work, most, bits;  // bits: the design's element width
+  int64_t base, rows, beats, work, most, a_bits, b_bits;  // its operands' widths
   std::optional<MmReduceCadence> reduce;
 
-  int64_t depth(int64_t par) const { return mm_pipeline_depth(std::min(par, work), bits); }
+  int64_t depth(int64_t par) const { return mm_pipeline_depth(std::min(par, work), a_bits, b_bits); }
   int64_t cycles(int64_t par) const {
     return reduce ? reduce->cycles(par) : base + rows * MmCadence{work, par}.done(beats) + depth(par);
   }
@@ -69,15 +69,17 @@ std::vector<MmCost> mm_costs(const Design& d) {
     auto pid = static_cast<ProcessId>(p);
     if (d.processes[p].kind == Kind::MmReduce) {
       const MmReduceCadence cad = mm_reduce_cadence(d, d.processes[p]);
-      out.push_back({pid, 0, cad.rows, 1, cad.work, std::min(cad.work, limits::kMaxParallel), d.options.elem_bits, cad});
+      out.push_back({pid, 0, cad.rows, 1, cad.work, std::min(cad.work, limits::kMaxParallel), d.options.elem_bits,
+                     d.options.elem_bits, cad});
       continue;
     }
     set_mm_par(one, pid, 1);
     const Stream& c = d.streams[d.processes[p].outputs.at(0)];
     int64_t K = d.processes[p].operands.at(0).shape.at(1);
     int64_t rows = c.shape.at(0), beats = c.beats() / rows, work = c.block * K;
-    out.push_back({pid, own_cycles(one, pid) - rows * beats * work - mm_pipeline_depth(1, d.options.elem_bits), rows,
-                   beats, work, std::min(work, limits::kMaxParallel), d.options.elem_bits, std::nullopt});
+    const auto [a_bits, b_bits] = mm_operand_bits(d, d.processes[p]);
+    out.push_back({pid, own_cycles(one, pid) - rows * beats * work - mm_pipeline_depth(1, a_bits, b_bits), rows,
+                   beats, work, std::min(work, limits::kMaxParallel), a_bits, b_bits, std::nullopt});
   }
   return out;
 }

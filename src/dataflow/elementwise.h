@@ -43,7 +43,11 @@ constexpr int64_t div_depth(int64_t w) { return w + 8; }
 constexpr int64_t sqrt_depth(int64_t w) { return (w < 32 ? w : 32) + 4; }
 // A product on DSP48E2s (inrarch_mul_dsp): one stage up to 18 bits (one DSP); wider, the
 // 27 x 18 tiles' products, their middle sum and the final sum's two halves.
-constexpr int64_t mul_dsp_depth(int64_t w) { return w <= 18 ? 1 : 4; }
+// An a x b product is one stage when it fits one DSP48E2 (27 x 18, either way round).
+constexpr int64_t mul_dsp_depth(int64_t a, int64_t b) {
+  return (a <= 18 && b <= 27) || (a <= 27 && b <= 18) ? 1 : 4;
+}
+constexpr int64_t mul_dsp_depth(int64_t w) { return mul_dsp_depth(w, w); }
 // A multiply in the fabric (kMulInFabric; inrarch_mul_tree): the operands, a binary tree
 // of adders over the w partial products (b sign-extended to an even count, padded to a
 // power of two), one level a stage, two where its adder is wider than a stage holds (32 bits

@@ -175,7 +175,10 @@ struct Builder {
         // An mm's MACs index their constant operand as an array (a ROM a line per cycle), so
         // a matrix of one value is held whole like any other.
         if (p.kind == Kind::Mm) od.splat.reset();
-        if (!od.splat) p.rom_bits += od.rom_elems() * opt.elem_bits;
+        // An mm's weights (a constant B) at their own width (LowerOptions::weight_bits).
+        if (p.kind == Kind::Mm && slot == 1 && opt.weight_bits > 0 && opt.weight_bits < opt.elem_bits)
+          od.rom_elem_bits = opt.weight_bits;
+        if (!od.splat) p.rom_bits += od.rom_elems() * (od.rom_elem_bits > 0 ? od.rom_elem_bits : opt.elem_bits);
       }
       p.operands.push_back(od);
     }
@@ -361,6 +364,9 @@ Design lower(const ir::Graph& g, const LowerOptions& options) {
   limits::check_range(options.block, 1, limits::kMaxParallel, fmt::format("block {}", options.block), "lower");
   limits::check_range(options.mm_par, 1, limits::kMaxParallel, fmt::format("mm_par {}", options.mm_par), "lower");
   if (options.elem_bits < 1) throw Error("lower: elem_bits must be >= 1");
+  if (options.weight_bits < 0 || options.weight_bits > options.elem_bits)
+    throw Error(fmt::format("lower: weight_bits {} is outside 0 to the element width {}", options.weight_bits,
+                            options.elem_bits));
   Design d;
   if (options.fanout != Fanout::Chain) {
     d = lower_with(g, options, nullptr);

@@ -21,6 +21,7 @@ json design_json(const Design& d) {
           {"fabric_elementwise_mul", d.options.fabric_elementwise_mul},
           {"kernels", kernels},              {"block", d.options.block},
           {"mm_par", d.options.mm_par},      {"elem_bits", d.options.elem_bits},
+          {"weight_bits", d.options.weight_bits > 0 ? d.options.weight_bits : d.options.elem_bits},
           {"kernel_buffer_bits", buf},       {"rom_bits", rom},
           {"mm_par_by_kernel", par},         {"mm_lanes_by_kernel", lanes}};
 }
@@ -167,7 +168,8 @@ json resources_json(const ResourceReport& r, const Part& part, const Budget& b) 
 Floor floor_of(const Design& d, const Part& part, const Arith& arith, int64_t latency) {
   Floor f;
   f.multiplies = count_multiplies(d);
-  f.cycles = floor_cycles(f.multiplies, part, arith);
+  f.cycles = floor_cycles(d, part, arith);
+  f.dsp_work = count_dsp_work(d, arith);
   f.dsp_per_multiply = dsp_per_multiply(arith);
   f.multiplies_per_cycle = part.dsp / std::max<int64_t>(1, f.dsp_per_multiply);
   f.latency_over_floor = f.cycles > 0 ? double(latency) / double(f.cycles) : 0.0;
@@ -178,6 +180,7 @@ json floor_json(const Floor& f) {
   return {{"multiplies", f.multiplies},
           {"dsp_per_multiply", f.dsp_per_multiply},
           {"multiplies_per_cycle", f.multiplies_per_cycle},
+          {"dsp_work", f.dsp_work},
           {"cycles", f.cycles},
           {"latency_over_floor", f.latency_over_floor}};
 }

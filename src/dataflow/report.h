@@ -75,10 +75,11 @@ nlohmann::json usage_json(const Usage& u);
 // The DSP-bound floor: ceil(multiplies / multiplies_per_cycle) cycles, and `latency` over it.
 struct Floor {
   int64_t multiplies = 0, dsp_per_multiply = 0, multiplies_per_cycle = 0, cycles = 0;
+  int64_t dsp_work = 0;  // the multiplies times their DSPs (narrow weights take fewer): cycles' numerator
   double latency_over_floor = 0;
 };
 Floor floor_of(const Design& d, const Part& part, const Arith& arith, int64_t latency);
-// {"multiplies", "dsp_per_multiply", "multiplies_per_cycle", "cycles", "latency_over_floor"}
+// {"multiplies", "dsp_per_multiply", "multiplies_per_cycle", "dsp_work", "cycles", "latency_over_floor"}
 nlohmann::json floor_json(const Floor& f);
 
 // Fractions of the part a total uses (report.json's resources.utilisation).

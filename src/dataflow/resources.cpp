@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "dataflow/attributes.h"
+#include "dataflow/elementwise.h"
 #include "dataflow/memory.h"
 #include "dataflow/resources_detail.h"
 #include "dataflow/schedule.h"
@@ -31,6 +32,12 @@ MemArray banked(ProcessId p, const char* what, int64_t total, int64_t lanes, int
 // A ROM has two read ports per bank (rom_2p): `lanes` words a cycle need half as many banks.
 int64_t rom_banks(int64_t lanes) { return (lanes + 1) / 2; }
 
+// An operand's bits in a product of the arithmetic: narrow weights' own (rom_elem_bits),
+// else the arithmetic's width (which the design's elem_bits normally equals).
+int64_t product_bits(const Operand& od, const Arith& a) {
+  return od.rom_elem_bits > 0 && od.rom_elem_bits < a.bits ? od.rom_elem_bits : a.bits;
+}
+
 int64_t out_block(const Design& d, const Process& p) {
   return p.outputs.empty() ? 1 : d.streams[p.outputs[0]].block;
 }
@@ -46,16 +53,25 @@ Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemAr
   const ir::Shape& bs = p.operands.at(1).shape;
   const int64_t K = as.at(1), par = p.mm_lanes;  // the stored lanes (attributes.h)
   Usage u;
-  for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a);
+  const int64_t a_bits = product_bits(p.operands[0], a), b_bits = product_bits(p.operands[1], a);
+  for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a, a_bits, b_bits);
   // The pipeline's 64-bit registers (docs/rtl.md, "The mm engine"): the prefix tree's that
   // are read (mm_tree_registers), and a lane's window sum through the select stages and one
-  // more, the element sum, and about four in the product's stages, the high half's delay and
-  // the low half's.
-  if (a.kind == Arith::Fixed)
-    u.ff += (mm_tree_registers(par, K) + (select_tree_stages(par) + 6) * par) * 64;
+  // more, the element sum, the high half's delay and the low half's (S + 2.5 words); a
+  // product split over DSP tiles adds its fabric stages (inrarch_mul_dsp: the middle sums,
+  // the halves and the result, 3.5 words), where a product on one DSP48E2 keeps its register
+  // in the DSP. Fitted to Yosys: 16-lane mms at fixed<24,10>, 76,605 FF against 76,924 with
+  // 24-bit weights, 47,452 against 47,804 with 18-bit ones (docs/resources.md §2).
+  if (a.kind == Arith::Fixed) {
+    const int64_t product_ffs = mul_dsp_depth(a_bits, b_bits) == 1 ? 0 : 224;
+    u.ff += mm_tree_registers(par, K) * 64 + (64 * select_tree_stages(par) + 160 + product_ffs) * par;
+  }
   if (p.operands[0].stream >= 0) arrays.push_back(banked(pid, "buffer", 2 * K, par, w));
   if (p.operands[1].stream >= 0) arrays.push_back(banked(pid, "buffer", numel(bs), par, w));
-  if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(par), w));
+  if (p.rom_bits > 0) {
+    const int64_t rw = operand_bits(d, p.operands[p.operands[0].stream >= 0 ? 1 : 0]);
+    arrays.push_back(banked(pid, "rom", p.rom_bits / rw, rom_banks(par), rw));
+  }
   return u;
 }
 
@@ -200,9 +216,26 @@ int64_t count_multiplies(const Design& d) {
   return n;
 }
 
-int64_t floor_cycles(int64_t multiplies, const Part& part, const Arith& arith) {
-  int64_t per_cycle = std::max<int64_t>(1, part.dsp / std::max<int64_t>(1, dsp_per_multiply(arith)));
-  return ceil_div(multiplies, per_cycle);
+int64_t dsp_per_product(const Process& p, const Arith& arith) {
+  if (p.kind != Kind::Mm || arith.kind != Arith::Fixed) return dsp_per_multiply(arith);
+  return dsp_for_product(product_bits(p.operands.at(0), arith), product_bits(p.operands.at(1), arith));
+}
+
+int64_t count_dsp_work(const Design& d, const Arith& arith) {
+  int64_t work = 0;
+  for (const Process& p : d.processes) {
+    int64_t n = 0;
+    if (has_macs(p.kind))
+      n = numel(p.operands.at(0).shape) * p.operands.at(1).shape.at(1);
+    else if ((p.kind == Kind::Unary || p.kind == Kind::Binary) && p.op == ir::Op::Mul)
+      n = numel(p.operands.at(0).shape);
+    work += n * dsp_per_product(p, arith);
+  }
+  return work;
+}
+
+int64_t floor_cycles(const Design& d, const Part& part, const Arith& arith) {
+  return ceil_div(count_dsp_work(d, arith), std::max<int64_t>(1, part.dsp));
 }
 
 }  // namespace inrarch::dataflow

@@ -79,8 +79,14 @@ ResourceReport estimate_resources(const Design& d, const std::vector<int64_t>& d
 ResourceReport estimate_unsized(const Design& d, const Arith& arith, const Capacity& cap);
 
 // Multiplies the design performs (mm MACs + elementwise multiplies): the work that the DSPs
-// bound. The floor is ceil(multiplies / (all DSPs of the part / dsp_per_multiply)) cycles.
+// bound.
 int64_t count_multiplies(const Design& d);
-int64_t floor_cycles(int64_t multiplies, const Part& part, const Arith& arith);
+// DSP48E2s of one product of process p: its operands' widths for an mm (narrow weights,
+// Operand::rom_elem_bits), dsp_per_multiply(arith) otherwise.
+int64_t dsp_per_product(const Process& p, const Arith& arith);
+// The multiplies, each times its DSPs (DSP-cycles); the floor is ceil(that / the part's DSPs)
+// cycles: every DSP of the part busy every cycle.
+int64_t count_dsp_work(const Design& d, const Arith& arith);
+int64_t floor_cycles(const Design& d, const Part& part, const Arith& arith);
 
 }  // namespace inrarch::dataflow

@@ -14,6 +14,8 @@ struct LaneCost {
 LaneCost lane_cost(ir::Op op, const Arith& a, bool fabric_mul = false);
 
 Usage mac_lane(const Arith& a);
+// A fixed-point MAC lane of a_bits x b_bits products (an mm with narrow weights).
+Usage mac_lane(const Arith& a, int64_t a_bits, int64_t b_bits);
 Usage process_control();
 Usage fifo_usage(int64_t width_bits, int64_t depth);
 

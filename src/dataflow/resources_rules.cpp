@@ -145,6 +145,12 @@ Usage mac_lane(const Arith& a) {
   return {dsp_per_mac(a), 0, 0, 1000, 1400};
 }
 
+Usage mac_lane(const Arith& a, int64_t a_bits, int64_t b_bits) {
+  Usage u = mac_lane(a);
+  if (a.kind == Arith::Fixed) u.dsp = dsp_for_product(a_bits, b_bits);
+  return u;
+}
+
 // The handshake and loop control every process has.
 Usage process_control() { return {0, 0, 0, 60, 60}; }
 

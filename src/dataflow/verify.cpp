@@ -156,6 +156,11 @@ struct Checker {
             fmt::format("operand {} is {}", k, streamed ? "both streamed and constant" : "neither streamed nor constant"));
       check(od.rom_period >= 0 && (od.rom_period == 0 || numel(od.shape) % od.rom_period == 0), who,
             fmt::format("operand {}: ROM period {} does not divide its {} elements", k, od.rom_period, numel(od.shape)));
+      check(od.rom_elem_bits == 0 || (!streamed && !od.splat && pr.kind == Kind::Mm && k == 1 &&
+                                       od.rom_elem_bits < d.options.elem_bits),
+            who, fmt::format("operand {}: ROM elements of {} bits, but only an mm's constant B may be narrower than "
+                             "the design's {}",
+                             k, od.rom_elem_bits, d.options.elem_bits));
       if (!streamed) continue;
       check(od.stream < (StreamId)d.streams.size(), who, fmt::format("operand {}: stream {} is not a stream", k, od.stream));
       const Stream& s = d.streams[od.stream];
@@ -250,7 +255,8 @@ struct Checker {
             fmt::format("mm_lanes {} but the lane rule gives min(mm_par {}, {} {}) = {} (set_mm_par sets both)",
                         pr.mm_lanes, pr.mm_par, pr.kind == Kind::Mm ? "bC*K" : "K*N", work,
                         std::min(pr.mm_par, work)));
-      const int64_t depth = pr.kind == Kind::Mm ? mm_pipeline_depth(pr.mm_lanes, d.options.elem_bits) : 0;  // mm_reduce: none
+      const auto [a_bits, b_bits] = mm_operand_bits(d, pr);
+      const int64_t depth = pr.kind == Kind::Mm ? mm_pipeline_depth(pr.mm_lanes, a_bits, b_bits) : 0;  // mm_reduce: none
       check(pr.mm_depth == depth, who,
             fmt::format("mm_depth {} but {} lanes give a pipeline of {} (set_mm_par sets both)", pr.mm_depth,
                         pr.mm_lanes, depth));

@@ -174,8 +174,55 @@ TEST(Resources, InspOrder1MultipliesAndFloor) {
   // the last layer's weight): (789,248 + 3,072) * 64.
   EXPECT_EQ(count_multiplies(d), 50'708'480);
   // U50: 5952 DSP / 4 per 32-bit multiply = 1488 a cycle.
-  EXPECT_EQ(floor_cycles(50'708'480, find_part("u50"), {Arith::Fixed, 32}), 34'079);
-  EXPECT_EQ(floor_cycles(50'708'480, find_part("u50"), {Arith::Fixed, 18}), 8'520);
+  EXPECT_EQ(floor_cycles(d, find_part("u50"), {Arith::Fixed, 32}), 34'079);
+  EXPECT_EQ(count_dsp_work(d, {Arith::Fixed, 32}), 4 * 50'708'480);
+  EXPECT_EQ(floor_cycles(d, find_part("u50"), {Arith::Fixed, 18}), 8'520);
+  // 27-bit streams, 18-bit weights: every MAC (each mm's B is a weight) on one DSP48E2, the
+  // 196,608 elementwise multiplies (27 x 27) on two: 50,511,872 + 393,216 = 50,905,088
+  // DSP-cycles, / 5952 = 8,552.6.
+  LowerOptions narrow;
+  narrow.elem_bits = 27;
+  narrow.weight_bits = 18;
+  const Design dn = lower(b.graph, narrow);
+  EXPECT_EQ(count_multiplies(dn), 50'708'480);
+  EXPECT_EQ(count_dsp_work(dn, {Arith::Fixed, 27}), 50'905'088);
+  EXPECT_EQ(floor_cycles(dn, find_part("u50"), {Arith::Fixed, 27}), 8'553);
+  EXPECT_EQ(floor_cycles(d, find_part("u50"), {Arith::Fixed, 27}), 17'040);  // 2 DSPs each: ceil(50,708,480 / 2,976)
+}
+
+// Narrow weights (LowerOptions::weight_bits): an mm's constant B in narrower ROM words, its
+// products costed at W x WB bits (hand-worked tiles of 27 x 18), its pipeline one stage for
+// one DSP48E2, four otherwise (inrarch_mul_dsp), its ROM bits at WB; a constant A, an
+// elementwise ROM and the streams keep W. A weight_bits above the streams' is refused.
+TEST(Resources, NarrowWeightsCostTheirOwnProducts) {
+  ir::Graph g("narrow");
+  ir::NodeId h = g.mm(g.input("x", {8, 16}), g.param("w", {16, 12}));
+  g.add_output("y", g.mm(g.param("wa", {4, 8}), g.binary(ir::Op::Mul, h, g.param("s", {8, 12}))));
+  LowerOptions lo;
+  lo.elem_bits = 27;
+  lo.weight_bits = 18;
+  lo.mm_par = 4;
+  Design d = lower(g, lo);
+  const Process* rom_b = nullptr;
+  const Process* rom_a = nullptr;
+  for (const Process& p : d.processes)
+    if (p.kind == Kind::Mm) (p.operands[1].stream < 0 ? rom_b : rom_a) = &p;
+  ASSERT_TRUE(rom_b && rom_a);
+  EXPECT_EQ(rom_b->operands[1].rom_elem_bits, 18);
+  EXPECT_EQ(rom_b->rom_bits, 16 * 12 * 18);
+  EXPECT_EQ(rom_a->operands[0].rom_elem_bits, 0);
+  EXPECT_EQ(rom_a->rom_bits, 4 * 8 * 27);
+  // 5 + 1 product stage + 2 tree levels + 2 x 1 select stage; 27 x 27 takes 4 product stages.
+  EXPECT_EQ(rom_b->mm_depth, 10);
+  EXPECT_EQ(rom_a->mm_depth, 13);
+  const Arith a{Arith::Fixed, 27};
+  EXPECT_EQ(dsp_per_product(*rom_b, a), 1);
+  EXPECT_EQ(dsp_per_product(*rom_a, a), 2);
+  const ResourceReport r = estimate_unsized(d, a, capacity(find_part("u50"), {}));
+  EXPECT_EQ(r.per_process[rom_b - d.processes.data()].dsp, 4);  // 4 lanes x 1
+  EXPECT_EQ(r.per_process[rom_a - d.processes.data()].dsp, 8);  // 4 lanes x 2
+  lo.weight_bits = 28;
+  EXPECT_THROW(lower(g, lo), Error);
 }
 
 TEST(Parts, TableAndBudget) {

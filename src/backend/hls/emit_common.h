@@ -43,6 +43,11 @@ std::string literal(double v);
 // A constant of the number type: float literals for float, fixed-point values rounded to
 // nearest on the type's grid (saturated), so no conversion mode changes them.
 std::string value_literal(const Ctx& c, double v);
+// v rounded to nearest on t's grid and saturated (fixed point), as a C++ literal.
+std::string value_literal(const NumberType& t, double v);
+// The number type of constant operand od's ROM: the design type, narrowed to
+// Operand::rom_elem_bits (same binary point) for an mm's narrow weights.
+NumberType rom_type(const Ctx& c, const dataflow::Operand& od);
 
 // The kernel call expression of a process inside the top, no semicolon ("" for sources of
 // inputs and sinks: those are ports fed/drained by the testbench). Throws inrarch::Error

@@ -161,7 +161,8 @@ Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const Nu
       const auto& od = proc.operands[k];
       int& e = sc.operand_exp[p][k];
       if (od.stream >= 0) e = sc.stream_exp[od.stream];
-      else if (arithmetic) e = scale_exponent(r.operand[p][k], type, margin_bits);
+      else if (arithmetic)  // narrow weights hold known values: one bit of headroom keeps their max in range
+        e = scale_exponent(r.operand[p][k], type, od.rom_elem_bits > 0 ? kNarrowRomMarginBits : margin_bits);
       else e = sc.stream_exp[proc.outputs.at(0)];  // a constant part of moved data
     }
   }

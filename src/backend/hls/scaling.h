@@ -25,6 +25,9 @@ namespace inrarch::hls {
 // and on samples of a declared input range (HlsOptions::input_range).
 inline constexpr int kBundleMarginBits = 3;
 inline constexpr int kRangeMarginBits = 1;
+// For narrow weights (Operand::rom_elem_bits): their values are the ROM's, not a sample of
+// the inputs', so no headroom is needed but the bit that keeps the rounded max below 2^(I-1).
+inline constexpr int kNarrowRomMarginBits = 1;
 
 struct Scaling {
   std::vector<int> stream_exp;                // per stream: stored = value * 2^k

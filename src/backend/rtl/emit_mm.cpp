@@ -81,6 +81,8 @@ std::string mm_instance(const Ctx& c, ProcessId pid) {
   // D: the stored pipeline depth (attributes.h); the engine checks it against its stages.
   params += fmt::format(".BC({}), .L({}), .G({}),\n      .SHIFT({}), .D({})", out.block, lanes, std::gcd(lanes, K),
                         c.stream_exp(p.outputs[0]) - c.operand_exp(pid, 0) - c.operand_exp(pid, 1), p.mm_depth);
+  // Narrow weights (Operand::rom_elem_bits): the B ROM's words of WB bits, FB of them the fraction.
+  if (rom_bits(c, b) < c.w) params += fmt::format(", .WB({}), .FB({})", rom_bits(c, b), c.f - (c.w - rom_bits(c, b)));
   const char* module = a.stream < 0 ? "inrarch_mm_rom_a" : b.stream < 0 ? "inrarch_mm_rom_b" : "inrarch_mm";
   if (a.stream < 0 || b.stream < 0) params += fmt::format(", .ROM_FILE(\"{}\")", mm_rom_file(p));
   return fmt::format("  {} #({}) u_{} (\n      .clk, .rst, {}.out_data({}_w_data), .out_valid({}_w_valid), "
@@ -92,10 +94,16 @@ std::string rom_file(const Process& p, size_t slot) {
   return p.kind == Kind::Mm ? mm_rom_file(p) : fmt::format("{}_{}.hex", p.name, slot);
 }
 
-uint64_t rom_word(const Ctx& c, double x, int exp) {
-  const double top = std::ldexp(1.0, c.w - 1);
-  const double v = std::nearbyint(std::ldexp(x, exp + c.f));
-  return static_cast<uint64_t>(static_cast<int64_t>(std::clamp(v, -top, top - 1))) & ((uint64_t(1) << c.w) - 1);
+int rom_bits(const Ctx& c, const dataflow::Operand& od) {
+  return od.rom_elem_bits > 0 && od.rom_elem_bits < c.w ? od.rom_elem_bits : c.w;
+}
+
+uint64_t rom_word(const Ctx& c, double x, int exp, int bits) {
+  if (bits <= 0) bits = c.w;
+  const int frac = c.f - (c.w - bits);  // a narrow ROM keeps the binary point: fewer fraction bits
+  const double top = std::ldexp(1.0, bits - 1);
+  const double v = std::nearbyint(std::ldexp(x, exp + frac));
+  return static_cast<uint64_t>(static_cast<int64_t>(std::clamp(v, -top, top - 1))) & ((uint64_t(1) << bits) - 1);
 }
 
 int64_t rom_words(const dataflow::Operand& od) {
@@ -150,15 +158,16 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
     } else {
       order.assign(t.data.begin(), t.data.begin() + rom_words(p.operands[roms[m].slot]));
     }
+    const int bits = rom_bits(c, p.operands[roms[m].slot]);
     std::vector<uint64_t> raw;
-    for (double x : order) raw.push_back(rom_word(c, x, c.operand_exp(roms[m].p, roms[m].slot)));
+    for (double x : order) raw.push_back(rom_word(c, x, c.operand_exp(roms[m].p, roms[m].slot), bits));
     // mm's B: one line a MAC cycle, its L words (zeros past the row's end); mm's A: a line a
     // row; else a word a line.
     const int64_t per_line = p.kind != Kind::Mm ? 1 : roms[m].slot == 1 ? p.mm_lanes : t.shape.at(1);
     raw.resize((raw.size() + per_line - 1) / per_line * per_line, 0);
     std::string text;
     for (size_t at = 0; at < raw.size(); at += per_line)
-      text += wide_hex({raw.begin() + at, raw.begin() + at + per_line}, c.w);
+      text += wide_hex({raw.begin() + at, raw.begin() + at + per_line}, bits);
     files.emplace_back(rom_file(p, roms[m].slot), text);
   }
   return files;

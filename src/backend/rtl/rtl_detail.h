@@ -107,7 +107,10 @@ std::string rom_file(const dataflow::Process& p, size_t slot);
 int64_t rom_words(const dataflow::Operand& od);
 // A constant's W-bit word as the HLS weights.h holds it: x at exponent exp, rounded to the
 // nearest point of the grid and saturated (value_literal).
-uint64_t rom_word(const Ctx& c, double x, int exp);
+// bits: the ROM's element width (0: the design type's; narrower keeps its binary point).
+// The bits of constant od's ROM words: Operand::rom_elem_bits when below the type's, else W.
+int rom_bits(const Ctx& c, const dataflow::Operand& od);
+uint64_t rom_word(const Ctx& c, double x, int exp, int bits = 0);
 
 // `make <target> <extra>` in dir, its output in dir/logs/<log>; true when it succeeded.
 bool make(const std::filesystem::path& dir, const std::string& target, const std::string& log, double budget_s,

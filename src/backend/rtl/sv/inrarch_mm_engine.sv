@@ -10,18 +10,18 @@
 // words a MAC cycle so that lane u always reads word u mod K; `bq` is the cycle's L words of
 // B (zeros past N*K), which the kernel reads a cycle ahead: word 0 until the first MAC cycle,
 // then on each (`take`) the word of `c_after`, the MAC cycle after it (a register).
-// Arithmetic as the HLS kernel: each product floored into the accumulator A = ap_fixed<64,
-// 64-FA> (wrapping), an element's K products summed, realigned by SHIFT and fit into T once
-// per element. The HLS kernel adds in order; here the lanes' prefix sums P_u (a Sklansky
+// Arithmetic as the HLS kernel: each product (F + FB fraction bits) floored into the
+// accumulator A = ap_fixed<64, 64-FA> (wrapping), an element's K products summed,
+// realigned by SHIFT and fit into T once per element. The HLS kernel adds in order; here the lanes' prefix sums P_u (a Sklansky
 // tree) give the element ending at lane u as P_u - P_(u-K) (started in this cycle) or
 // acc + P_u (started earlier): additions mod 2^64 are associative and commutative and
 // subtraction undoes one exactly, so every order gives the HLS kernel's bits.
 // Stages (registers, each on `tick`; no carry chain longer than 34 bits, no more than two
-// LUT levels besides): 1 operands (DSP A/B), MD products (inrarch_mul_dsp: 1 at W <= 18, 4
-// above), LV = ceil(log2 L) tree levels, S = select_stages(L) for the window sums and the
-// sum before the open element (inrarch_select_tree), 1 for the difference, 1 for the
-// element sums and the accumulator (the one cross-cycle loop: one add), 1 more for their
-// high halves (inrarch_mm_half: the 64-bit sums in two halves, the high one a tick behind),
+// LUT levels besides): 1 operands (DSP A/B), MD products (inrarch_mul_dsp: 1 for a W x WB
+// product that fits one DSP48E2, 27 x 18 either way round, 4 otherwise), LV = ceil(log2 L)
+// tree levels, S = select_stages(L) for the window sums and the sum before the open element
+// (inrarch_select_tree), 1 for the difference, 1 for the element sums and the accumulator
+// (the one cross-cycle loop: one add), 1 more for their high halves (inrarch_mm_half: the 64-bit sums in two halves, the high one a tick behind),
 // S to route each element's sum to its beat slot, 1 for the fits.
 // D = 5 + MD + LV + 2 S (dataflow::mm_pipeline_depth).
 // `flag`: the kernel's read flags at the MAC cycle; `beat_ovf` at the write: that flag, every
@@ -38,6 +38,8 @@ module inrarch_mm_engine #(
     parameter int G = 1,  // gcd(L, K): lane u can take an element's last product only if u = K-1 mod G
     parameter int SHIFT = 0,
     parameter int D = 11,  // Process::mm_depth; checked against the stages below
+    parameter int WB = W,  // B's words: narrow weights (fewer bits, FB of them the fraction)
+    parameter int FB = F,
     parameter int CW = (N * K + L - 1) / L > 1 ? $clog2((N * K + L - 1) / L) : 1  // derived, not set
 ) (
     input  logic          clk,
@@ -46,7 +48,7 @@ module inrarch_mm_engine #(
     input  logic          tick,     // the kernel's step fires (its write too, if `wr`)
     input  logic          flag,
     input  logic [(L < K ? L : K)*W-1:0] arow,  // the words lanes read: u mod K for u < L
-    input  logic [L*W-1:0] bq,
+    input  logic [L*WB-1:0] bq,
     output logic          writes,
     output logic          writes_f,  // `writes` after this cycle's tick, if it comes
     output logic          row_end,
@@ -72,7 +74,7 @@ module inrarch_mm_engine #(
   // Stages (docs/rtl.md, "The mm engine"): 1 operands, MD products, LV tree levels, S select
   // stages (SW the first), the difference, the low sums (SY), the high sums (SH), S route
   // stages, the fits (D).
-  localparam int MD = W <= 18 ? 1 : 4, LV = L > 1 ? $clog2(L) : 0, S = select_stages(L);
+  localparam int MD = (W <= 18 && WB <= 27) || (W <= 27 && WB <= 18) ? 1 : 4, LV = L > 1 ? $clog2(L) : 0, S = select_stages(L);
   localparam int SW = 2 + MD + LV, SY = SW + S + 1, SH = SY + 1, DEPTH = SH + S + 1;
   localparam int CT = 3 + 2 * L + L * EW;  // a stage's control: mac, flag, keep, fin, lastb, eu
   initial if (D != DEPTH) $fatal(1, "inrarch_mm_engine: D = %0d but L = %0d lanes make %0d stages", D, L, DEPTH);
@@ -177,7 +179,9 @@ module inrarch_mm_engine #(
   logic [(SH-1)*L-1:0] wselq;  // up to the stage before the route
   always_ff @(posedge clk)
     if (rst) begin
+      /* verilator lint_off WIDTHCONCAT */  // a wide engine's control is past 8k bits: a fill, not a mistake
       ctl <= '0;
+      /* verilator lint_on WIDTHCONCAT */
       wq <= '0;
     end else if (tick) begin
       ctl <= {ctl[(D-1)*CT-1:0], {mac, flag, keep0, fin, lastb, eu}};
@@ -189,18 +193,19 @@ module inrarch_mm_engine #(
   // Stage 1: the operands (the DSPs' input registers); then inrarch_mul_dsp's MD stages.
   logic [L*64-1:0] pa;
   for (genvar u = 0; u < L; u = u + 1) begin : g_mul
-    logic [W-1:0] ar, br;
+    logic [W-1:0] ar;
+    logic [WB-1:0] br;
     logic signed [63:0] prod;
     always_ff @(posedge clk)
       if (tick) begin
         ar <= arow[(u%K)*W+:W];
-        br <= bq[u*W+:W];
+        br <= bq[u*WB+:WB];
       end
-    inrarch_mul_dsp #(.W(W)) u_mul (.clk, .en(tick), .a(ar), .b(br), .p(prod));
-    if (FA >= 2 * F) begin : g_up
-      assign pa[u*64+:64] = prod << (FA - 2 * F);
+    inrarch_mul_dsp #(.W(W), .WB(WB)) u_mul (.clk, .en(tick), .a(ar), .b(br), .p(prod));
+    if (FA >= F + FB) begin : g_up
+      assign pa[u*64+:64] = prod << (FA - F - FB);
     end else begin : g_down
-      assign pa[u*64+:64] = prod >>> (2 * F - FA);
+      assign pa[u*64+:64] = prod >>> (F + FB - FA);
     end
   end
 

@@ -25,13 +25,15 @@ module inrarch_mm_stream_a #(
     parameter int G = 1,
     parameter int SHIFT = 0,
     parameter int D = 11,
+    parameter int WB = W,  // B's words (narrow weights: fewer bits, the same binary point)
+    parameter int FB = F,
     parameter int CW = (N * K + L - 1) / L > 1 ? $clog2((N * K + L - 1) / L) : 1  // derived, not set
 ) (
     input  logic          clk,
     input  logic          rst,
     input  logic          go,
     input  logic          pre_ovf,
-    input  logic [L*W-1:0] bq,
+    input  logic [L*WB-1:0] bq,
     output logic [CW-1:0] c_after,
     output logic          take,
     input  logic [BA*W:0] a_data,
@@ -58,7 +60,8 @@ module inrarch_mm_stream_a #(
   logic [K*W-1:0] arow, hrot;
   logic [BC*W-1:0] beat;
   assign arow = cur ? h1 : h0;
-  inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT), .D(D)) u_engine (
+  inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT), .D(D), .WB(WB),
+                      .FB(FB)) u_engine (
       .clk, .rst, .mac, .tick, .flag(pre_ovf || sticky), .arow(arow[(L < K ? L : K)*W-1:0]), .bq, .writes,
       .writes_f, .row_end, .c_after, .take, .wr, .beat, .beat_ovf);
 

@@ -38,8 +38,8 @@ module inrarch_mul_const_csa #(
   end
 
   // Carry-save levels: 6 terms to 4, 4 to 3 (registered), 3 to 2 (registered).
-  function automatic logic [2*PW-1:0] csa(input logic [PW-1:0] p, input logic [PW-1:0] q, input logic [PW-1:0] r);
-    csa = {p ^ q ^ r, ((p & q) | (p & r) | (q & r)) << 1};
+  function automatic logic [2*PW-1:0] csa(input logic [PW-1:0] t0, input logic [PW-1:0] t1, input logic [PW-1:0] t2);
+    csa = {t0 ^ t1 ^ t2, ((t0 & t1) | (t0 & t2) | (t1 & t2)) << 1};
   endfunction
   logic [PW-1:0] s1, c1, s2, c2, s3, c3, v3;
   assign {s1, c1} = csa(term[0], term[1], term[2]);

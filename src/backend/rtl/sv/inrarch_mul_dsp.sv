@@ -1,48 +1,69 @@
-// The exact product of two signed W-bit values on DSP48E2s (27 x 18-bit signed
-// multipliers), pipelined so that no stage holds more than a DSP's multiply or a 33-bit
-// carry chain (stages advance on `en`; p is the product of the operands of 1 fire ago at
-// W <= 18, of 4 above; dataflow::mul_dsp_depth):
-//   W <= 18:       one product, registered (one stage);
-//   18 < W <= 27:  b split at bit 17, a · b_lo (unsigned 17 bits) and a · b_hi, 2 DSPs;
-//   W > 27:        both split, the four products a_lo·b_lo, a_lo·b_hi, a_hi·b_lo, a_hi·b_hi,
-//                  4 DSPs: the dsp_for_product tiles of the resource model.
+// The exact product of a signed W-bit a and a signed WB-bit b on DSP48E2s (27 x 18-bit
+// signed multipliers), pipelined so that no stage holds more than a DSP's multiply or a
+// 33-bit carry chain (stages advance on `en`; p is the product of the operands of 1 fire ago
+// when it fits one DSP, of 4 otherwise; dataflow::mul_dsp_depth):
+//   27 x 18 either way round: one product, registered (one stage);
+//   one operand x of at most 27 bits, the other y of at most 35: y split at bit 17,
+//                  x · y_lo (unsigned 17 bits) and x · y_hi, 2 DSPs;
+//   both wider:    both split (sign-extended to the wider), the four products a_lo·b_lo,
+//                  a_lo·b_hi, a_hi·b_lo, a_hi·b_hi, 4 DSPs: the dsp_for_product tiles of the
+//                  resource model.
 // Split, the stages are: the products · their middle sum · the final sum's low 32 bits and
 // carry, and both high halves · the high half the carry picks. Yosys packs the product
-// registers into the DSP48E2s.
+// registers into the DSP48E2s. WB differs from W for an mm's narrow weights.
 module inrarch_mul_dsp #(
-    parameter int W = 32
+    parameter int W = 32,
+    parameter int WB = W
 ) (
     input  logic               clk,
     input  logic               en,
     input  logic [W-1:0]       a,
-    input  logic [W-1:0]       b,
+    input  logic [WB-1:0]      b,
     output logic signed [63:0] p
 );
-  if (W <= 18) begin : g_one
+  localparam bit ONE = (W <= 18 && WB <= 27) || (W <= 27 && WB <= 18);
+  localparam bit A_WHOLE = W <= 27 && WB <= 35, B_WHOLE = WB <= 27 && W <= 35;
+  localparam int WM = W > WB ? W : WB;
+  if (ONE) begin : g_one
     always_ff @(posedge clk) if (en) p <= 64'($signed(a)) * 64'($signed(b));
   end else begin : g_split
-    localparam int H = W - 17;  // the high parts' bits (signed)
-    logic signed [17:0] b_lo;   // the low 17 bits, as a non-negative 18-bit value
-    logic signed [H-1:0] b_hi;
-    assign b_lo = {1'b0, b[16:0]};
-    assign b_hi = b[W-1:17];
     logic [63:0] x, y;  // p = x + y, formed from the products' registers
-    if (W <= 27) begin : g_two
-      logic signed [W+17:0] p_lo, p_hi;  // a · b_lo, a · b_hi
+    if (A_WHOLE || B_WHOLE) begin : g_two
+      localparam int WX = A_WHOLE ? W : WB, WY = A_WHOLE ? WB : W, HY = WY - 17;
+      logic [WX-1:0] xv;  // the whole operand
+      logic [WY-1:0] yv;  // the split one
+      if (A_WHOLE) begin : g_ab
+        assign xv = a;
+        assign yv = b;
+      end else begin : g_ba
+        assign xv = b;
+        assign yv = a;
+      end
+      logic signed [17:0] y_lo;   // the low 17 bits, as a non-negative 18-bit value
+      logic signed [HY-1:0] y_hi;
+      assign y_lo = {1'b0, yv[16:0]};
+      assign y_hi = yv[WY-1:17];
+      logic signed [WX+17:0] p_lo, p_hi;  // x · y_lo, x · y_hi
       always_ff @(posedge clk)
         if (en) begin
-          p_lo <= $signed(a) * b_lo;
-          p_hi <= $signed(a) * b_hi;
+          p_lo <= $signed(xv) * y_lo;
+          p_hi <= $signed(xv) * y_hi;
         end
-      logic signed [W+17:0] lo2, hi2;  // the middle stage: nothing to add, carried on
+      logic signed [WX+17:0] lo2, hi2;  // the middle stage: nothing to add, carried on
       always_ff @(posedge clk) if (en) {lo2, hi2} <= {p_lo, p_hi};
       assign x = 64'(lo2);
       assign y = 64'(hi2) << 17;
     end else begin : g_four
-      logic signed [17:0] a_lo;
-      logic signed [H-1:0] a_hi;
-      assign a_lo = {1'b0, a[16:0]};
-      assign a_hi = a[W-1:17];
+      localparam int H = WM - 17;  // the high parts' bits (signed)
+      logic [WM-1:0] ae, be;      // both at the wider width, sign-extended
+      assign ae = WM'($signed(a));
+      assign be = WM'($signed(b));
+      logic signed [17:0] a_lo, b_lo;
+      logic signed [H-1:0] a_hi, b_hi;
+      assign a_lo = {1'b0, ae[16:0]};
+      assign a_hi = ae[WM-1:17];
+      assign b_lo = {1'b0, be[16:0]};
+      assign b_hi = be[WM-1:17];
       logic [33:0] ll;              // a_lo · b_lo < 2^34
       logic signed [35:0] lh, hl;   // a_lo · b_hi, a_hi · b_lo
       logic signed [2*H-1:0] hh;    // a_hi · b_hi
@@ -54,7 +75,7 @@ module inrarch_mul_dsp #(
           hh <= (2 * H)'(36'(a_hi) * 36'(b_hi));
         end
       logic [33:0] ll2;
-      logic signed [29:0] hh2;     // 2 (W - 17) <= 30 bits at W <= 32
+      logic signed [29:0] hh2;     // 2 (WM - 17) <= 30 bits at WM <= 32
       logic signed [36:0] mid;     // a_lo · b_hi + a_hi · b_lo
       always_ff @(posedge clk)
         if (en) begin

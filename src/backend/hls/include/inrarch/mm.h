@@ -96,8 +96,8 @@ struct mm_next_row {
 // at most BC*K by the lane rule of dataflow/attributes.h), so the kernel caps nothing. B is
 // column-major: element n's products read bm[n*K + k], PAR consecutive addresses a cycle.
 // ovf: the kernel's sticky bit.
-template <int PAR, int SHIFT, class T, int K, int N, class CS, class Pipe, class OnWrite>
-void mm_row(const T* arow, const T* bm, CS& c, Pipe& pipe, const OnWrite& on_write, bool& ovf) {
+template <int PAR, int SHIFT, class T, int K, int N, class TB, class CS, class Pipe, class OnWrite>
+void mm_row(const T* arow, const TB* bm, CS& c, Pipe& pipe, const OnWrite& on_write, bool& ovf) {
   typedef typename acc_type<T>::type acc_t;
   const int BC = CS::block;
   static_assert(PAR >= 1 && PAR <= CS::block * K,
@@ -132,8 +132,8 @@ void mm_row(const T* arow, const T* bm, CS& c, Pipe& pipe, const OnWrite& on_wri
 // Writes row i of C from arow and, when `more`, reads row i+1 of A into next (the other
 // half of the double buffer): write step jb also reads beat jb; beats left over after the
 // last write are read at II=1.
-template <int PAR, int SHIFT, class T, int K, int N, class CS, class Pipe, class AS>
-void mm_write_row_reading(const T arow[K], const T* bm, CS& c, Pipe& pipe, AS& a, T* next, bool more,
+template <int PAR, int SHIFT, class T, int K, int N, class TB, class CS, class Pipe, class AS>
+void mm_write_row_reading(const T arow[K], const TB* bm, CS& c, Pipe& pipe, AS& a, T* next, bool more,
                           bool& ovf) {
   const int W = N / CS::block, R = K / AS::block;
   mm_row<PAR, SHIFT, T, K, N>(arow, bm, c, pipe, mm_next_row<AS, T>{a, next, more}, ovf);
@@ -202,12 +202,14 @@ void mm(array_stream<T, shape<M, K>, BA>& a, array_stream<T, shape<K, N>, BB>& b
   mm<PAR, SHIFT, DEPTH>(a, b, c, unused);
 }
 
-// A streamed, B a constant ROM (column-major K x N, weights.h): the SIREN layers.
+// A streamed, B a constant ROM (column-major K x N, weights.h): the SIREN layers. The ROM's
+// type TB is T's or a narrower ap_fixed with T's binary point (an mm's narrow weights,
+// docs/hls.md "Narrow weights"): each product is exact in acc_type<T>, as at one type.
 // ROM_BANKS is a const int because a pragma argument must be a constant; Vitis accepts
 // const variables there (UG1399, "Using Constants with Pragmas"), not every expression.
 // A has rows * M rows (M per sample); B is the same for every sample.
-template <int PAR, int SHIFT = 0, int DEPTH = 0, class T, int M, int K, int N, int BA, int BC>
-void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
+template <int PAR, int SHIFT = 0, int DEPTH = 0, class T, int M, int K, int N, int BA, int BC, class TB>
+void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const TB b_rom[K * N],
               array_stream<T, shape<M, N>, BC>& c, bool& flag) {
   const int ROM_BANKS = (PAR + 1) / 2;
   (void)ROM_BANKS;  // read only by the pragmas
@@ -225,8 +227,8 @@ void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N
   pipe.drain(c);
   flag = ovf;
 }
-template <int PAR, int SHIFT = 0, int DEPTH = 0, class T, int M, int K, int N, int BA, int BC>
-void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const T b_rom[K * N],
+template <int PAR, int SHIFT = 0, int DEPTH = 0, class T, int M, int K, int N, int BA, int BC, class TB>
+void mm_rom_b(int rows, array_stream<T, shape<M, K>, BA>& a, const TB b_rom[K * N],
               array_stream<T, shape<M, N>, BC>& c) {
   bool unused = false;
   mm_rom_b<PAR, SHIFT, DEPTH>(rows, a, b_rom, c, unused);

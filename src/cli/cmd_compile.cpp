@@ -13,6 +13,7 @@
 #include "driver/derivative_mode.h"
 #include "driver/flow.h"
 #include "driver/report_html.h"
+#include "backend/hls/hls.h"
 #include "support/error.h"
 #include "support/limits.h"
 
@@ -117,6 +118,16 @@ std::pair<double, double> parse_input_range(const std::string& text) {
 }
 
 // --block: "auto" (none: searched) or elements per beat, 1 to limits::kMaxParallel.
+// --weight-bits N: fixed point only, narrower than the type and wider than its integer bits
+// (the weights keep the type's binary point, so they need a fraction bit).
+void check_weight_bits(int bits, const hls::NumberType& t) {
+  if (t.kind != hls::NumberType::Fixed)
+    throw Error("--weight-bits narrows fixed-point weights: --type must be fixed<W,I>, not " + t.name());
+  if (bits > t.width || bits <= t.int_bits)
+    throw Error(fmt::format("--weight-bits {} must be above the integer bits {} and at most the width {} of {}", bits,
+                            t.int_bits, t.width, t.name()));
+}
+
 std::optional<int64_t> parse_block(const std::string& text) {
   if (text == "auto") return std::nullopt;
   size_t used = 0;
@@ -147,6 +158,7 @@ int run_compile(CompileArgs& a) {
   }
   o.block = parse_block(a.block);
   if (o.mm_par < 1) throw Error("--mm-par must be >= 1");
+  if (o.weight_bits > 0) check_weight_bits(o.weight_bits, hls::parse_number_type(o.number_type));
   if (!o.plan_file.empty() && (a.mm_par_given || o.merge > 0 || a.block_given))
     throw Error("--plan gives every mm's MACs, the merge and the block: drop --mm-par, --merge and --block");
   if (!(o.alpha >= 0 && o.alpha <= 10)) throw Error("--alpha must be in [0, 10]");
@@ -232,6 +244,11 @@ void register_compile(CLI::App& app) {
                   "Use the narrowest fixed<W,I> (W up to --type's) whose C-simulated max abs "
                   "error is within this bound; it also becomes csim's PASS bound")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--weight-bits", f.weight_bits,
+                  "Fixed point: each mm's weights (a constant B) in N-bit ROM words with the type's "
+                  "binary point; 18 makes a product with streams of up to 27 bits one DSP48E2 "
+                  "(default: the type's width; with --max-error, searched)")
+      ->check(CLI::Range(2, 64));
   cmd->add_flag("--no-scaling", args->no_scaling,
                 "Fixed point: one format for every value (no per-stream power-of-two exponents)");
   cmd->add_option("--input-range", args->input_range,

@@ -51,6 +51,7 @@ struct FlowState {
   int64_t rows = 0;      // the batch when rows are independent (DataflowResult::rows)
   dataflow::Part part;
   hls::NumberType type;  // --type, or the precision stage's choice
+  int weight_bits = 0;   // an mm's weights: --weight-bits, or the precision stage's (0: type's width)
   CompileResult result;  // the typed figures, set by the stages from their typed results
   std::string over_budget;  // why the design does not fit the budget (driver/budget.h), or ""
 };
@@ -163,6 +164,7 @@ void dataflow_stage(FlowState& s) {
   plan.budget = dataflow::parse_budget(s.opts.budget);
   plan.arith = arith_of(s.type);
   plan.lower.elem_bits = plan.arith.bits;
+  if (s.type.kind == hls::NumberType::Fixed && s.weight_bits < s.type.width) plan.lower.weight_bits = s.weight_bits;
   plan.sizing.method = dataflow::method_from_name(s.opts.fifo_method);
   plan.sizing.alpha = s.opts.alpha;
   plan.exact = s.opts.exact;
@@ -205,11 +207,13 @@ void precision_stage(FlowState& s) {
   hls::SweepOptions sweep;
   sweep.pow2_scaling = s.opts.pow2_scaling;
   sweep.input_range = s.opts.input_range;
-  PrecisionChoice c = choose_precision(s.bundle, s.type, s.opts.max_error, sweep, s.out / "precision-sweep",
+  PrecisionChoice c = choose_precision(s.bundle, s.type, s.weight_bits, s.opts.max_error, sweep, s.out / "precision-sweep",
                                        [&s](const std::string& line) { progress(s, line); });
   s.type = c.type;
+  s.weight_bits = c.weight_bits;
   s.report["precision"] = c.report;
-  progress(s, "precision: " + c.type.name());
+  progress(s, "precision: " + c.type.name() +
+                  (c.weight_bits > 0 ? fmt::format(", mm weights of {} bits", c.weight_bits) : ""));
 }
 
 void mlir_stage(FlowState& s) {
@@ -323,7 +327,7 @@ CompileResult compile(const CompileOptions& o) {
   std::optional<dataflow::ScopedVerifyEach> verify_design;
   if (o.verify_design) verify_design.emplace(true);
   FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}, {}, {}, 0, dataflow::find_part(o.part),
-              hls::parse_number_type(o.number_type)};
+              hls::parse_number_type(o.number_type), o.weight_bits};
   s.report["tool"] = {{"name", "inrarch"}, {"version", "0.1"}};
   auto t0 = Clock::now();
 

@@ -45,6 +45,10 @@ struct CompileOptions {
   bool emit_hls = true;
   std::string number_type = "fixed<32,10>";  // float | double | fixed<W,I>
   double max_error = 0;  // > 0: the narrowest fixed<W,I> (W <= number_type's) within it
+  // Fixed point: an mm's constant B (its weights) in N-bit ROM words with the type's binary
+  // point (0: the type's width). With max_error, the narrowest the search tries is 18 and it
+  // may choose narrower weights than the streams (docs/hls.md, "Narrow weights").
+  int weight_bits = 0;
   bool pow2_scaling = true;                  // fixed point: per-stream power-of-two exponents
   // Fixed point: the range of every input value the exponents are chosen for (default:
   // the bundle's own inputs).

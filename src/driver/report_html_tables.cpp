@@ -170,14 +170,20 @@ std::string depth_table_section(const json& report, const json& data) {
 std::string precision_section(const json& report) {
   const json& p = get(report, "precision");
   if (!p.is_object()) return "";
-  std::string t = "<table><tr><th>type</th><th>max abs error</th><th>max rel error</th><th>within the bound</th></tr>";
-  for (const json& tr : get(p, "tried"))
-    t += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                     tr["type"] == p["chosen"] ? " class=\"chosen\"" : "", esc(tr["type"].get<std::string>()),
-                     num(tr["max_abs_error"]), num(tr["max_rel_error"]), tr.value("pass", false) ? "yes" : "no");
-  const std::string body = fmt::format("<p>The fixed-point widths C-simulated against the reference, narrowest first, "
-                                       "up to the first within {} (max abs error); chosen: <b>{}</b>.</p>",
-                                       num(p["max_error"]), esc(p["chosen"].is_string() ? p["chosen"].get<std::string>() : ""));
+  std::string t = "<table><tr><th>type</th><th>mm weights (bits)</th><th>DSPs a MAC</th><th>max abs error</th>"
+                  "<th>max rel error</th><th>within the bound</th></tr>";
+  for (const json& tr : get(p, "tried")) {
+    const bool chosen = tr["type"] == p["chosen"] && tr.value("weight_bits", 0) == p.value("weight_bits", 0);
+    t += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                     chosen ? " class=\"chosen\"" : "", esc(tr["type"].get<std::string>()), tr.value("weight_bits", 0),
+                     tr.value("dsp_per_mac", 0), num(tr["max_abs_error"]), num(tr["max_rel_error"]),
+                     tr.value("pass", false) ? "yes" : "no");
+  }
+  const std::string body = fmt::format("<p>The fixed-point formats C-simulated against the reference, cheapest first "
+                                       "(DSPs a MAC, then the narrowest), up to the first within {} (max scaled "
+                                       "error); chosen: <b>{}</b>, mm weights of {} bits.</p>",
+                                       num(p["max_error"]), esc(p["chosen"].is_string() ? p["chosen"].get<std::string>() : ""),
+                                       p.value("weight_bits", 0));
   return section("precision", "Precision sweep", body + t + "</table>");
 }
 

@@ -21,6 +21,22 @@ class InspRtlTest(TmpDirTest):
         self.assertTrue(rtl["icarus"]["bit_exact"], rtl)
         self.assertEqual(rtl["icarus"]["cycles"], rtl["cycles"], rtl)
 
+    def test_insp_order1_rtl_with_narrow_weights_is_bit_and_cycle_exact(self):
+        # 27-bit streams, 18-bit mm weights: every MAC one DSP48E2 (docs/hls.md "Narrow
+        # weights"); the RTL still equals the C simulation bit for bit and cycle for cycle.
+        report, rtl = compile_rtl(self, "--builtin", "insp", "--order", "1", "--batch", "4",
+                                  "--width", "8", "--no-dse", "--type", "fixed<27,10>",
+                                  "--weight-bits", "18")
+        self.assertEqual(report["design"]["weight_bits"], 18)
+        self.assertEqual(report["design"]["elem_bits"], 27)
+        self.assertTrue(report["verification"]["csim"]["pass"], report["verification"]["csim"])
+        self.assertEqual(rtl["cycles"], report["fifo"]["latency_cycles"], rtl)
+        self.assertTrue(rtl["trace"]["pass"], rtl)
+        self.assertEqual(rtl["lint"], "clean", rtl)
+        self.assertTrue(rtl["icarus"]["bit_exact"], rtl)
+        with open(os.path.join(self.path("out"), "rtl", "inrarch_top.sv")) as f:
+            self.assertIn(".WB(18), .FB(8)", f.read())
+
     def test_insp_inputs_outside_the_range_set_the_rtl_overflow_flags(self):
         if shutil.which("verilator") is None:
             self.skipTest("verilator is not installed (scripts/install-deps.sh installs it)")

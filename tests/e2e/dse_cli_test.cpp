@@ -137,6 +137,41 @@ TEST_F(DseCli, MaxErrorPicksTheNarrowestWidthWithinTheBound) {
   const int width = std::stoi(chosen.substr(chosen.find('<') + 1));
   EXPECT_LT(width, 32);
   EXPECT_EQ(j["floor"]["dsp_per_multiply"], width <= 18 ? 1 : width <= 27 ? 2 : 4);
+  // The weights' width travels from the choice to the design; the first candidates are the
+  // one-DSP ones (18-bit weights, or 18 bits for everything).
+  EXPECT_EQ(j["precision"]["weight_bits"], j["design"]["weight_bits"]);
+  EXPECT_EQ(j["precision"]["weight_bits"], tried.back()["weight_bits"]);
+  EXPECT_EQ(tried[0]["type"], "fixed<18,10>");
+  EXPECT_EQ(tried[0]["dsp_per_mac"], 1);
+}
+
+// --weight-bits N: every mm's constant B in N-bit words; the design, the DSP floor (each MAC
+// 27 x 18: one DSP, the elementwise products two) and all three C simulations follow. A
+// width that is not narrower fixed point is one clear error, before anything is written.
+TEST_F(DseCli, WeightBitsNarrowTheMmWeights) {
+  RunResult r = run("compile --builtin insp --order 1 --batch 4 --width 16 -q --type 'fixed<27,10>' --weight-bits 18 -o " +
+                    (dir_ / "w").string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::ifstream f(dir_ / "w" / "report.json");
+  nlohmann::json j = nlohmann::json::parse(f);
+  EXPECT_EQ(j["design"]["weight_bits"], 18);
+  EXPECT_EQ(j["design"]["elem_bits"], 27);
+  const int64_t multiplies = j["floor"]["multiplies"], work = j["floor"]["dsp_work"];
+  EXPECT_LT(work, 2 * multiplies);  // at one width every product would take two
+  EXPECT_GT(work, multiplies);      // the elementwise products still take two
+  EXPECT_TRUE(j["verification"]["csim"]["pass"].get<bool>()) << j["verification"]["csim"];
+  EXPECT_TRUE(j["verification"]["project"]["pass"].get<bool>()) << j["verification"]["project"];
+  const std::string base = "compile --builtin insp --batch 2 --width 8 -q --no-csim -o " + (dir_ / "x").string();
+  for (const auto& [args, message] :
+       std::vector<std::pair<std::string, std::string>>{
+           {" --type float --weight-bits 18", "--type must be fixed<W,I>"},
+           {" --weight-bits 10", "--weight-bits 10 must be above the integer bits 10"},
+           {" --type 'fixed<24,10>' --weight-bits 27", "at most the width 24 of fixed<24,10>"}}) {
+    RunResult bad = run(base + args);
+    EXPECT_EQ(bad.code, 1) << args << ": " << bad.output;
+    EXPECT_NE(bad.output.find(message), std::string::npos) << bad.output;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "x"));
 }
 
 TEST_F(DseCli, MaxErrorNoWidthMeetsOrNotFixedIsOneClearError) {

@@ -82,7 +82,7 @@ std::string mm_instance(const Ctx& c, ProcessId pid) {
   params += fmt::format(".BC({}), .L({}), .G({}),\n      .SHIFT({}), .D({})", out.block, lanes, std::gcd(lanes, K),
                         c.stream_exp(p.outputs[0]) - c.operand_exp(pid, 0) - c.operand_exp(pid, 1), p.mm_depth);
   // Narrow weights (Operand::rom_elem_bits): the B ROM's words of WB bits, FB of them the fraction.
-  if (rom_bits(c, b) < c.w) params += fmt::format(", .WB({}), .FB({})", rom_bits(c, b), c.f - (c.w - rom_bits(c, b)));
+  if (const int wb = rom_word_bits(c, b); wb < c.w) params += fmt::format(", .WB({}), .FB({})", wb, c.f - (c.w - wb));
   const char* module = a.stream < 0 ? "inrarch_mm_rom_a" : b.stream < 0 ? "inrarch_mm_rom_b" : "inrarch_mm";
   if (a.stream < 0 || b.stream < 0) params += fmt::format(", .ROM_FILE(\"{}\")", mm_rom_file(p));
   return fmt::format("  {} #({}) u_{} (\n      .clk, .rst, {}.out_data({}_w_data), .out_valid({}_w_valid), "
@@ -94,7 +94,7 @@ std::string rom_file(const Process& p, size_t slot) {
   return p.kind == Kind::Mm ? mm_rom_file(p) : fmt::format("{}_{}.hex", p.name, slot);
 }
 
-int rom_bits(const Ctx& c, const dataflow::Operand& od) {
+int rom_word_bits(const Ctx& c, const dataflow::Operand& od) {
   return od.rom_elem_bits > 0 && od.rom_elem_bits < c.w ? od.rom_elem_bits : c.w;
 }
 
@@ -158,7 +158,7 @@ std::vector<std::pair<std::string, std::string>> rom_files(const Ctx& c) {
     } else {
       order.assign(t.data.begin(), t.data.begin() + rom_words(p.operands[roms[m].slot]));
     }
-    const int bits = rom_bits(c, p.operands[roms[m].slot]);
+    const int bits = rom_word_bits(c, p.operands[roms[m].slot]);
     std::vector<uint64_t> raw;
     for (double x : order) raw.push_back(rom_word(c, x, c.operand_exp(roms[m].p, roms[m].slot), bits));
     // mm's B: one line a MAC cycle, its L words (zeros past the row's end); mm's A: a line a

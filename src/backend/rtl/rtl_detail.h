@@ -105,11 +105,11 @@ std::string wide_hex(const std::vector<uint64_t>& words, int w);
 // A ROM's file and words (an elementwise operand: its period, or the whole operand).
 std::string rom_file(const dataflow::Process& p, size_t slot);
 int64_t rom_words(const dataflow::Operand& od);
-// A constant's W-bit word as the HLS weights.h holds it: x at exponent exp, rounded to the
-// nearest point of the grid and saturated (value_literal).
-// bits: the ROM's element width (0: the design type's; narrower keeps its binary point).
 // The bits of constant od's ROM words: Operand::rom_elem_bits when below the type's, else W.
-int rom_bits(const Ctx& c, const dataflow::Operand& od);
+int rom_word_bits(const Ctx& c, const dataflow::Operand& od);
+// A constant's word as the HLS weights.h holds it: x at exponent exp, rounded to the nearest
+// point of the grid and saturated (value_literal); `bits` wide (0: W; narrower keeps the
+// binary point, so it has fewer fraction bits).
 uint64_t rom_word(const Ctx& c, double x, int exp, int bits = 0);
 
 // `make <target> <extra>` in dir, its output in dir/logs/<log>; true when it succeeded.

@@ -57,8 +57,11 @@ TEST_P(RtlMmNarrowWeights, BitAndCycleExact) {
   EXPECT_EQ(p.rom_bits, 13 * 5 * f.weight_bits);
   EXPECT_EQ(p.mm_depth, dataflow::mm_pipeline_depth(p.mm_lanes, f.w, f.weight_bits));
   EXPECT_EQ(dataflow::dsp_per_product(p, {dataflow::Arith::Fixed, f.w}), f.dsp);
-  for (const auto& q : c.design.processes)  // the other mms keep the streams' width
-    if (q.kind == dataflow::Kind::Mm && q.name != p.name) EXPECT_EQ(q.operands[0].rom_elem_bits, 0) << q.name;
+  for (const auto& q : c.design.processes) {  // the other mms keep the streams' width
+    if (q.kind == dataflow::Kind::Mm && q.name != p.name) {
+      EXPECT_EQ(q.operands[0].rom_elem_bits, 0) << q.name;
+    }
+  }
   const std::string top = hls::hls_test::read_file(c.dir / "rtl" / "inrarch_top.sv");
   EXPECT_NE(top.find(fmt::format(".WB({}), .FB({})", f.weight_bits, f.weight_bits - 10)), std::string::npos) << top;
   // The ROM: a line a MAC cycle of L = 4 words of WB bits each.

@@ -70,7 +70,7 @@ void Design::set_depths(const std::vector<int64_t>& depths) {
 }
 
 int64_t operand_bits(const Design& d, const Operand& od) {
-  return od.rom_elem_bits > 0 ? od.rom_elem_bits : d.options.elem_bits;
+  return od.bits_at(d.options.elem_bits);
 }
 
 std::vector<std::pair<std::string, int>> kernels_by_kind(const Design& d) {

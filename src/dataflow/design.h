@@ -82,6 +82,10 @@ struct Operand {
   // stays the design type's; docs/dataflow.md, "Number formats".
   int32_t rom_elem_bits = 0;
 
+  // The bits of its elements where the streams carry `width`-bit ones: rom_elem_bits when
+  // narrower, else width (the one rule every layer applies).
+  int64_t bits_at(int64_t width) const { return rom_elem_bits > 0 && rom_elem_bits < width ? rom_elem_bits : width; }
+
   // The node whose values fill the ROM (static_node where rom_node was never set, as in
   // hand-made designs).
   ir::NodeId rom_source() const { return rom_node == ir::kNoNode ? static_node : rom_node; }

@@ -178,7 +178,7 @@ struct Builder {
         // An mm's weights (a constant B) at their own width (LowerOptions::weight_bits).
         if (p.kind == Kind::Mm && slot == 1 && opt.weight_bits > 0 && opt.weight_bits < opt.elem_bits)
           od.rom_elem_bits = opt.weight_bits;
-        if (!od.splat) p.rom_bits += od.rom_elems() * (od.rom_elem_bits > 0 ? od.rom_elem_bits : opt.elem_bits);
+        if (!od.splat) p.rom_bits += od.rom_elems() * od.bits_at(opt.elem_bits);
       }
       p.operands.push_back(od);
     }

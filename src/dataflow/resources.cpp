@@ -32,12 +32,6 @@ MemArray banked(ProcessId p, const char* what, int64_t total, int64_t lanes, int
 // A ROM has two read ports per bank (rom_2p): `lanes` words a cycle need half as many banks.
 int64_t rom_banks(int64_t lanes) { return (lanes + 1) / 2; }
 
-// An operand's bits in a product of the arithmetic: narrow weights' own (rom_elem_bits),
-// else the arithmetic's width (which the design's elem_bits normally equals).
-int64_t product_bits(const Operand& od, const Arith& a) {
-  return od.rom_elem_bits > 0 && od.rom_elem_bits < a.bits ? od.rom_elem_bits : a.bits;
-}
-
 int64_t out_block(const Design& d, const Process& p) {
   return p.outputs.empty() ? 1 : d.streams[p.outputs[0]].block;
 }
@@ -53,7 +47,7 @@ Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemAr
   const ir::Shape& bs = p.operands.at(1).shape;
   const int64_t K = as.at(1), par = p.mm_lanes;  // the stored lanes (attributes.h)
   Usage u;
-  const int64_t a_bits = product_bits(p.operands[0], a), b_bits = product_bits(p.operands[1], a);
+  const int64_t a_bits = p.operands[0].bits_at(a.bits), b_bits = p.operands[1].bits_at(a.bits);
   for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a, a_bits, b_bits);
   // The pipeline's 64-bit registers (docs/rtl.md, "The mm engine"): the prefix tree's that
   // are read (mm_tree_registers), and a lane's window sum through the select stages and one
@@ -218,7 +212,7 @@ int64_t count_multiplies(const Design& d) {
 
 int64_t dsp_per_product(const Process& p, const Arith& arith) {
   if (p.kind != Kind::Mm || arith.kind != Arith::Fixed) return dsp_per_multiply(arith);
-  return dsp_for_product(product_bits(p.operands.at(0), arith), product_bits(p.operands.at(1), arith));
+  return dsp_for_product(p.operands.at(0).bits_at(arith.bits), p.operands.at(1).bits_at(arith.bits));
 }
 
 int64_t count_dsp_work(const Design& d, const Arith& arith) {

@@ -194,7 +194,7 @@ std::string value_literal(const Ctx& c, double v) { return value_literal(c.opt.t
 
 NumberType rom_type(const Ctx& c, const dataflow::Operand& od) {
   NumberType t = c.opt.type;
-  if (od.rom_elem_bits > 0 && od.rom_elem_bits < t.width && t.kind == NumberType::Fixed) t.width = od.rom_elem_bits;
+  if (t.kind == NumberType::Fixed) t.width = static_cast<int>(od.bits_at(t.width));
   return t;
 }
 

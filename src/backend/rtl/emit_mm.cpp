@@ -95,7 +95,7 @@ std::string rom_file(const Process& p, size_t slot) {
 }
 
 int rom_word_bits(const Ctx& c, const dataflow::Operand& od) {
-  return od.rom_elem_bits > 0 && od.rom_elem_bits < c.w ? od.rom_elem_bits : c.w;
+  return static_cast<int>(od.bits_at(c.w));
 }
 
 uint64_t rom_word(const Ctx& c, double x, int exp, int bits) {

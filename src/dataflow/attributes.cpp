@@ -24,9 +24,12 @@ int64_t mm_beat_work(const Design& d, const Process& p) {
   }
   const StreamId out = p.outputs.empty() ? -1 : p.outputs.front();
   const int64_t bc = out >= 0 && out < (StreamId)d.streams.size() ? d.streams[out].block : 1;
+  return std::max<int64_t>(1, bc * mm_inner(p));
+}
+
+int64_t mm_inner(const Process& p) {
   const ir::Shape& a = p.operands.empty() ? ir::Shape{} : p.operands.front().shape;
-  const int64_t K = a.size() == 2 ? a[1] : 1;
-  return std::max<int64_t>(1, bc * K);
+  return a.size() == 2 ? std::max<int64_t>(1, a[1]) : 1;
 }
 
 int64_t select_tree_stages(int64_t inputs) {
@@ -46,11 +49,18 @@ int64_t tree_levels(int64_t lanes) {
 
 }  // namespace
 
-int64_t mm_pipeline_depth(int64_t lanes, int64_t a_bits, int64_t b_bits) {
-  return 5 + mul_dsp_depth(a_bits, b_bits) + tree_levels(lanes) + 2 * select_tree_stages(lanes);
+bool mm_lanes_aligned(int64_t lanes, int64_t inner) {
+  return lanes >= 1 && inner >= 1 && (lanes % inner == 0 || inner % lanes == 0);
 }
 
-int64_t mm_pipeline_depth(int64_t lanes, int64_t elem_bits) { return mm_pipeline_depth(lanes, elem_bits, elem_bits); }
+int64_t mm_pipeline_depth(int64_t lanes, int64_t inner, int64_t a_bits, int64_t b_bits) {
+  const int64_t md = mul_dsp_depth(a_bits, b_bits);
+  if (mm_lanes_aligned(lanes, inner)) {
+    const int64_t group = std::min(lanes, inner);
+    return 4 + md + tree_levels(group) + select_tree_stages(lanes / group);
+  }
+  return 5 + md + tree_levels(lanes) + 2 * select_tree_stages(lanes);
+}
 
 std::pair<int64_t, int64_t> mm_operand_bits(const Design& d, const Process& p) {
   return {operand_bits(d, p.operands.at(0)), operand_bits(d, p.operands.at(1))};
@@ -87,7 +97,7 @@ void set_mm_par(Design& d, ProcessId pid, int64_t requested) {
   p.mm_lanes = std::min(requested, mm_beat_work(d, p));
   // The mm engine is pipelined; mm_reduce writes once, after its last row, and has none.
   const auto [a_bits, b_bits] = mm_operand_bits(d, p);
-  p.mm_depth = p.kind == Kind::Mm ? mm_pipeline_depth(p.mm_lanes, a_bits, b_bits) : 0;
+  p.mm_depth = p.kind == Kind::Mm ? mm_pipeline_depth(p.mm_lanes, mm_inner(p), a_bits, b_bits) : 0;
 }
 
 void apply_parallelism(Design& d, const Parallelism& par) {

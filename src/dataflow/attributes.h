@@ -6,7 +6,7 @@
 //                              apply_parallelism for a search's (or a plan file's) choice,
 //                              and the search itself on its working copy.
 //   Process::mm_depth          the mm pipeline's cycles from a beat's last MAC cycle to its
-//                              write: mm_pipeline_depth(mm_lanes, its operands' bits) (0 on an mm_reduce), set with the lanes by
+//                              write: mm_pipeline_depth(mm_lanes, K, its operands' bits) (0 on an mm_reduce), set with the lanes by
 //                              set_mm_par only; the schedule, the HLS delay line and the RTL's D
 //                              read it (the RTL checks its stages against it at elaboration).
 //   options.fabric_elementwise_mul  elementwise multipliers in LUTs: apply_parallelism.
@@ -38,21 +38,33 @@ namespace inrarch::dataflow {
 // The products one output beat of mm process p needs: bC * K (its output stream's block
 // times the inner dim). The most MACs that can work.
 int64_t mm_beat_work(const Design& d, const Process& p);
+// K, the inner dim of mm process p (its A operand's last dim; 1 when it has none).
+int64_t mm_inner(const Process& p);
 
 // The register stages of inrarch_select_tree picking one of `inputs` values: 1 up to 18, then
 // one more for every factor of 36 (two LUT levels a stage). 18: 1; 19 to 648: 2.
 int64_t select_tree_stages(int64_t inputs);
 
-// The pipeline depth of an mm with `lanes` MACs on elem_bits-bit values (docs/rtl.md, "The mm
-// engine"): 5 + md + lv + 2 s, with md = mul_dsp_depth(elem_bits) the product's stages,
-// lv = ceil(log2 lanes) the levels of the lanes' prefix tree (a register after each),
-// s = select_tree_stages(lanes) the stages that pick the sum before the open element and
-// that route the elements' sums to their beat slots; the 5 are the operand registers, the
-// difference, the low and the high halves of the sums, and the fits. At 32 bits: 1 lane 11,
-// 32 lanes 18, 247 lanes 21.
-int64_t mm_pipeline_depth(int64_t lanes, int64_t elem_bits);
-// The same for a products of a_bits x b_bits (md = mul_dsp_depth(a_bits, b_bits)).
-int64_t mm_pipeline_depth(int64_t lanes, int64_t a_bits, int64_t b_bits);
+// Whether an mm's lanes are aligned with its inner dim K: lanes divide K or K divides the
+// lanes, so every MAC cycle's products fall into whole groups of min(lanes, K), each of one
+// element. The RTL then sums each group by a plain adder tree (inrarch_mm_engine_aligned);
+// otherwise an element may start and end at any lane (inrarch_mm_engine_prefix).
+bool mm_lanes_aligned(int64_t lanes, int64_t inner);
+
+// The pipeline depth of an mm with `lanes` MACs, inner dim K = `inner`, products of
+// a_bits x b_bits (docs/rtl.md, "The mm engine"); md = mul_dsp_depth(a_bits, b_bits) the
+// product's stages.
+//   aligned (mm_lanes_aligned): 4 + md + lv + s, lv = ceil(log2 min(lanes, K)) adder-tree
+//     levels, s = select_tree_stages(lanes / min(lanes, K)) stages routing the cycle's
+//     elements to their beat slots; the 4 are the operand registers, the element sums' low
+//     and high halves (the accumulator) and the fits. 1 lane: 6 at 27 x 18 bits; 256 lanes
+//     of K = 256: 14.
+//   otherwise: 5 + md + lv + 2 s, lv = ceil(log2 lanes) levels of the lanes' prefix tree,
+//     s = select_tree_stages(lanes) the stages that pick the sum before the open element
+//     and that route the elements' sums to their beat slots; the 5 are the operand
+//     registers, the difference, the low and the high halves of the sums, and the fits.
+//     At 32 bits: 3 lanes 13, 247 lanes of K = 256 21.
+int64_t mm_pipeline_depth(int64_t lanes, int64_t inner, int64_t a_bits, int64_t b_bits);
 // The bits of mm process p's two operands (operand_bits of each): its products' widths.
 std::pair<int64_t, int64_t> mm_operand_bits(const Design& d, const Process& p);
 
@@ -64,7 +76,7 @@ std::pair<int64_t, int64_t> mm_operand_bits(const Design& d, const Process& p);
 int64_t mm_tree_registers(int64_t lanes, int64_t inner);
 
 // Sets the MACs of mm process p: mm_par = requested, mm_lanes = min(requested, beat work),
-// mm_depth = mm_pipeline_depth(mm_lanes, options.elem_bits).
+// mm_depth = mm_pipeline_depth(mm_lanes, K, its operands' bits).
 // Throws inrarch::Error (LimitError past limits::kMaxParallel) naming the process when p is
 // not an mm or requested is out of [1, kMaxParallel].
 void set_mm_par(Design& d, ProcessId p, int64_t requested);

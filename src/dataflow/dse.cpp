@@ -33,10 +33,10 @@ namespace {
 // An mm_reduce's (`reduce` set) are its MmReduceCadence's, and its least P a bisection.
 struct MmCost {
   ProcessId process;
-  int64_t base, rows, beats, work, most, a_bits, b_bits;  // its operands' widths
+  int64_t base, rows, beats, work, most, inner, a_bits, b_bits;  // K, its operands' widths
   std::optional<MmReduceCadence> reduce;
 
-  int64_t depth(int64_t par) const { return mm_pipeline_depth(std::min(par, work), a_bits, b_bits); }
+  int64_t depth(int64_t par) const { return mm_pipeline_depth(std::min(par, work), inner, a_bits, b_bits); }
   int64_t cycles(int64_t par) const {
     return reduce ? reduce->cycles(par) : base + rows * MmCadence{work, par}.done(beats) + depth(par);
   }
@@ -59,6 +59,14 @@ struct MmCost {
       if (cycles(p) <= target) return p;
     return most;
   }
+  // The least P >= p whose lanes are aligned with K (mm_lanes_aligned: the cheaper adder-tree
+  // engine), at most `most`; p itself for an mm_reduce or when there is none.
+  int64_t aligned_par(int64_t p) const {
+    if (reduce) return p;
+    for (int64_t q = p; q <= most; ++q)
+      if (mm_lanes_aligned(std::min(q, work), inner)) return q;
+    return p;
+  }
 };
 
 std::vector<MmCost> mm_costs(const Design& d) {
@@ -69,7 +77,7 @@ std::vector<MmCost> mm_costs(const Design& d) {
     auto pid = static_cast<ProcessId>(p);
     if (d.processes[p].kind == Kind::MmReduce) {
       const MmReduceCadence cad = mm_reduce_cadence(d, d.processes[p]);
-      out.push_back({pid, 0, cad.rows, 1, cad.work, std::min(cad.work, limits::kMaxParallel), d.options.elem_bits,
+      out.push_back({pid, 0, cad.rows, 1, cad.work, std::min(cad.work, limits::kMaxParallel), 1, d.options.elem_bits,
                      d.options.elem_bits, cad});
       continue;
     }
@@ -78,8 +86,8 @@ std::vector<MmCost> mm_costs(const Design& d) {
     int64_t K = d.processes[p].operands.at(0).shape.at(1);
     int64_t rows = c.shape.at(0), beats = c.beats() / rows, work = c.block * K;
     const auto [a_bits, b_bits] = mm_operand_bits(d, d.processes[p]);
-    out.push_back({pid, own_cycles(one, pid) - rows * beats * work - mm_pipeline_depth(1, a_bits, b_bits), rows,
-                   beats, work, std::min(work, limits::kMaxParallel), a_bits, b_bits, std::nullopt});
+    out.push_back({pid, own_cycles(one, pid) - rows * beats * work - mm_pipeline_depth(1, K, a_bits, b_bits), rows,
+                   beats, work, std::min(work, limits::kMaxParallel), K, a_bits, b_bits, std::nullopt});
   }
   return out;
 }
@@ -96,9 +104,13 @@ std::vector<int64_t> targets(const std::vector<MmCost>& mms, int64_t lo) {
 }
 
 // The balanced design for `target`, on the search's working copy (a candidate: verified
-// when the hook is on, verify.h).
-void apply(Design& d, const std::vector<MmCost>& mms, int64_t target) {
-  for (const MmCost& m : mms) set_mm_par(d, m.process, m.least_par(target));
+// when the hook is on, verify.h): each mm at the least P that meets it, or with `aligned`
+// at the least aligned P from there (more MACs, far fewer registers and LUTs a MAC).
+void apply(Design& d, const std::vector<MmCost>& mms, int64_t target, bool aligned) {
+  for (const MmCost& m : mms) {
+    const int64_t p = m.least_par(target);
+    set_mm_par(d, m.process, aligned ? m.aligned_par(p) : p);
+  }
   if (verify_each()) verify(d, fmt::format("the search's candidate for {} cycles", target));
 }
 
@@ -137,10 +149,14 @@ std::vector<int64_t> front_targets(int64_t target, int64_t slowest, int points) 
 size_t fastest_fitting(Design& work, const std::vector<MmCost>& mms, const std::vector<int64_t>& ts,
                        const DseOptions& o, const Capacity& cap, DseResult& res) {
   for (size_t i = 0; i < ts.size(); ++i) {
-    apply(work, mms, ts[i]);
-    ++res.targets_checked;
-    if (cost(work, ts[i], o, cap).fits) return i;
+    for (bool aligned : {true, false}) {
+      apply(work, mms, ts[i], aligned);
+      ++res.targets_checked;
+      res.aligned_lanes = aligned;
+      if (cost(work, ts[i], o, cap).fits) return i;
+    }
   }
+  res.aligned_lanes = false;
   return ts.size();
 }
 
@@ -185,10 +201,11 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
   const std::vector<int64_t> ts = targets(mms, lo);
   say(fmt::format("dse: {} mm kernels, {} balanced targets from {} cycles", mms.size(), ts.size(), lo));
   size_t found = fastest_fitting(work, mms, ts, o, cap, res);
+  if (res.aligned_lanes) say("dse: each mm's MACs rounded up to lanes that divide its K or that K divides");
   res.fits = found < ts.size();
   const int64_t target = res.fits ? ts[found] : slowest;
   for (int64_t t : front_targets(target, slowest, o.front_points)) {
-    apply(work, mms, t);
+    apply(work, mms, t, res.aligned_lanes);
     DsePoint pt = cost(work, t, o, cap);
     pt.latency = peak_latency(work);
     ++res.evaluations;
@@ -196,7 +213,7 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
     say(fmt::format("dse: target {} cycles: latency {}, {} DSP{}", t, pt.latency, pt.use.dsp,
                     pt.fits ? "" : " (over budget)"));
   }
-  apply(work, mms, target);
+  apply(work, mms, target, res.aligned_lanes);
   for (const MmCost& m : mms) res.choice.mm_par.emplace_back(m.process, work.processes[m.process].mm_par);
   res.chosen = res.front.front();
   if (!res.fits)

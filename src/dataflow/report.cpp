@@ -199,6 +199,7 @@ json dse_json(const DseResult& r, const Design& searched) {
           {"evaluations", r.evaluations},
           {"slowest_other_cycles", r.slowest_other},
           {"target_cycles", r.chosen.target_cycles},
+          {"aligned_lanes", r.aligned_lanes},
           {"fits", r.fits},
           {"over", r.over.empty() ? json(nullptr) : json(r.over)},
           {"fabric_elementwise_mul", r.choice.fabric_elementwise_mul},

@@ -39,7 +39,8 @@ int64_t out_block(const Design& d, const Process& p) {
 // mm: L = mm_lanes MACs (the stored lanes, attributes.h); the A row double buffer and a
 // streamed B's buffer are split into L banks so the L lanes read in parallel, a constant
 // operand's ROM into ceil(L/2) dual-port banks (mm.h's partitions of the same L); fixed point:
-// the pipeline's registers.
+// the engine the RTL builds, aligned (detail::aligned_mm_engine) or the prefix engine's
+// pipeline registers.
 Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
   const Process& p = d.processes[pid];
   const int64_t w = d.options.elem_bits;
@@ -48,7 +49,10 @@ Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemAr
   const int64_t K = as.at(1), par = p.mm_lanes;  // the stored lanes (attributes.h)
   Usage u;
   const int64_t a_bits = p.operands[0].bits_at(a.bits), b_bits = p.operands[1].bits_at(a.bits);
-  for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a, a_bits, b_bits);
+  if (a.kind == Arith::Fixed && mm_lanes_aligned(par, K))
+    u += detail::aligned_mm_engine(par, K, out_block(d, p), w, a_bits, b_bits);
+  else
+    for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a, a_bits, b_bits);
   // The pipeline's 64-bit registers (docs/rtl.md, "The mm engine"): the prefix tree's that
   // are read (mm_tree_registers), and a lane's window sum through the select stages and one
   // more, the element sum, the high half's delay and the low half's (S + 2.5 words); a
@@ -56,15 +60,25 @@ Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemAr
   // the halves and the result, 3.5 words), where a product on one DSP48E2 keeps its register
   // in the DSP. Fitted to Yosys: 16-lane mms at fixed<24,10>, 76,605 FF against 76,924 with
   // 24-bit weights, 47,452 against 47,804 with 18-bit ones (docs/resources.md §2).
-  if (a.kind == Arith::Fixed) {
+  if (a.kind == Arith::Fixed && !mm_lanes_aligned(par, K)) {
     const int64_t product_ffs = mul_dsp_depth(a_bits, b_bits) == 1 ? 0 : 224;
     u.ff += mm_tree_registers(par, K) * 64 + (64 * select_tree_stages(par) + 160 + product_ffs) * par;
   }
-  if (p.operands[0].stream >= 0) arrays.push_back(banked(pid, "buffer", 2 * K, par, w));
+  const bool a_rows_counted = a.kind == Arith::Fixed && mm_lanes_aligned(par, K);  // registers, as the RTL's
+  if (p.operands[0].stream >= 0 && !a_rows_counted) arrays.push_back(banked(pid, "buffer", 2 * K, par, w));
   if (p.operands[1].stream >= 0) arrays.push_back(banked(pid, "buffer", numel(bs), par, w));
   if (p.rom_bits > 0) {
-    const int64_t rw = operand_bits(d, p.operands[p.operands[0].stream >= 0 ? 1 : 0]);
-    arrays.push_back(banked(pid, "rom", p.rom_bits / rw, rom_banks(par), rw));
+    const bool rom_b = p.operands[0].stream >= 0;
+    const int64_t rw = operand_bits(d, p.operands[rom_b ? 1 : 0]);
+    const int64_t words = p.rom_bits / rw, depth = ceil_div(words, par);
+    // The RTL reads a constant B as one word of L lanes a MAC cycle, words / L deep:
+    // shallow, a bit of it is a LUT6 ROM per 64 words (MUXF7/F8 join up to four), far
+    // cheaper than a block RAM a few percent full; deeper (and a constant A, read a row at
+    // a time), block RAM banks (mm.h's partition).
+    if (rom_b && depth <= kLutRomMaxDepth)
+      u.lut += ceil_div(depth, 64) * par * rw;
+    else
+      arrays.push_back(banked(pid, "rom", words, rom_banks(par), rw));
   }
   return u;
 }

@@ -41,6 +41,9 @@ int64_t dsp_per_mac(const Arith& a);
 
 // Banks of width x words up to this many bits are LUTRAM (Vitis's choice for small arrays).
 inline constexpr int64_t kLutramMaxBits = 1024;
+// An mm's constant B, read as L lanes' words a MAC cycle, is a LUT ROM when it is at most
+// this many such words deep (four LUT6 ROMs and their MUXF7/F8 a bit), else block RAM.
+inline constexpr int64_t kLutRomMaxDepth = 256;
 // Block RAM tiles of one bank: the cheapest of the BRAM18K aspect ratios (1K x 18 ... 16K x 1);
 // URAM tiles: 4K x 72.
 int64_t bram18k_tiles(int64_t width_bits, int64_t words);

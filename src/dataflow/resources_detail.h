@@ -16,6 +16,9 @@ LaneCost lane_cost(ir::Op op, const Arith& a, bool fabric_mul = false);
 Usage mac_lane(const Arith& a);
 // A fixed-point MAC lane of a_bits x b_bits products (an mm with narrow weights).
 Usage mac_lane(const Arith& a, int64_t a_bits, int64_t b_bits);
+// The aligned mm engine of `lanes` MACs, inner dim K, beats of bc w-bit elements, products of
+// a_bits x b_bits (fixed point): DSPs, LUTs and FFs.
+Usage aligned_mm_engine(int64_t lanes, int64_t inner, int64_t bc, int64_t w, int64_t a_bits, int64_t b_bits);
 Usage process_control();
 Usage fifo_usage(int64_t width_bits, int64_t depth);
 

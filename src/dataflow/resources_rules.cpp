@@ -151,6 +151,36 @@ Usage mac_lane(const Arith& a, int64_t a_bits, int64_t b_bits) {
   return u;
 }
 
+// inrarch_mm_engine_aligned (docs/rtl.md, "The mm engine") and the A rows around it: L lanes
+// in L / GS groups of GS = min(L, K), each group an adder tree of AW-bit sums (AW = a_bits +
+// b_bits + ceil(log2 K) + 1, at most 64: the bits an element's sum can use), a register per
+// node; the element sums, the route to the bc beat slots, the fits and the beat, and the
+// control down the pipeline (a few bits a stage). Per lane: the operand registers, the
+// product's (a product split over DSP tiles: its fabric stages, inrarch_mul_dsp) and B's
+// word read a cycle ahead. The kernel's two A rows are registers, each bit a LUT3 of
+// load, shift and rotate. LUTs: a LUT a bit of every adder, the route's AND-OR (three
+// select and data pairs a LUT6), a fit's saturation. Checked against Yosys (synth_xilinx
+// -family xcup): nine mm instances of INSP width 32 at 24 x 18 bits, 16 lanes of K = 32
+// and smaller forms, 36,316 FF and 28,864 LUT against 37,537 and 28,421 (docs/resources.md).
+Usage aligned_mm_engine(int64_t lanes, int64_t inner, int64_t bc, int64_t w, int64_t a_bits, int64_t b_bits) {
+  const int64_t group = std::min(lanes, inner), groups = lanes / group;
+  int64_t aw = a_bits + b_bits + 1;
+  while ((int64_t(1) << (aw - a_bits - b_bits - 1)) < inner) ++aw;
+  aw = std::min<int64_t>(aw, 64);
+  int64_t nodes = 0, levels = 0;  // the tree's registers, and its levels
+  for (int64_t n = group; n > 1; n = (n + 1) / 2, ++levels) nodes += (n + 1) / 2;
+  const bool split = dsp_for_product(a_bits, b_bits) > 1;
+  const int64_t depth = 5 + levels + (split ? 4 : 1), a_rows = 2 * inner * a_bits;
+  Usage u;
+  u.dsp = lanes * dsp_for_product(a_bits, b_bits);
+  // (+ per lane the high half's delay, per node its carry, per group the low half's delay)
+  u.ff = lanes * (2 * a_bits + 3 * b_bits + aw / 2 + (split ? 224 : 0)) + groups * (nodes * (aw + 1) + aw * 3 / 2) +
+         bc * ((groups + 17) / 18) * aw + bc * (2 * w + 3) + depth * (4 + groups + 4) + a_rows;
+  u.lut = lanes * (split ? 100 : 0) + groups * group * aw + bc * ((groups + 2) / 3) * aw + bc * (w + aw / 6 + 2) +
+          a_rows * 3 / 2;
+  return u;
+}
+
 // The handshake and loop control every process has.
 Usage process_control() { return {0, 0, 0, 60, 60}; }
 

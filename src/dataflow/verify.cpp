@@ -256,7 +256,7 @@ struct Checker {
                         pr.mm_lanes, pr.mm_par, pr.kind == Kind::Mm ? "bC*K" : "K*N", work,
                         std::min(pr.mm_par, work)));
       const auto [a_bits, b_bits] = mm_operand_bits(d, pr);
-      const int64_t depth = pr.kind == Kind::Mm ? mm_pipeline_depth(pr.mm_lanes, a_bits, b_bits) : 0;  // mm_reduce: none
+      const int64_t depth = pr.kind == Kind::Mm ? mm_pipeline_depth(pr.mm_lanes, mm_inner(pr), a_bits, b_bits) : 0;  // mm_reduce: none
       check(pr.mm_depth == depth, who,
             fmt::format("mm_depth {} but {} lanes give a pipeline of {} (set_mm_par sets both)", pr.mm_depth,
                         pr.mm_lanes, depth));

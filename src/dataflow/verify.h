@@ -21,7 +21,7 @@
 //              with a streamed operand; a constant's ROM period divides its elements
 //   attributes mm: 1 <= mm_par <= kMaxParallel and mm_lanes = min(mm_par, bC*K) (the lane
 //              rule, attributes.h), so 1 <= mm_lanes <= the products of a beat, and
-//              mm_depth = mm_pipeline_depth(mm_lanes); other kinds leave MACs at 1, depth 0; dims, index, step and perm in range of the operand's rank;
+//              mm_depth = mm_pipeline_depth(mm_lanes, K, operand bits); other kinds leave MACs at 1, depth 0; dims, index, step and perm in range of the operand's rank;
 //              custom steps have delay >= 1 and touch only their own streams
 //
 // Throws inrarch::Error whose message names the process or stream ("design verifier:

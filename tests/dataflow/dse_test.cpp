@@ -53,8 +53,13 @@ TEST(Dse, EveryKernelGetsTheLeastParallelismForTheTarget) {
     if (proc.mm_par == 1) continue;
     ++wide;
     EXPECT_EQ(proc.mm_lanes, proc.mm_par) << proc.name;  // the search asks no more than work
-    const int64_t par = proc.mm_par;
-    set_mm_par(chosen, pid, par - 1);  // one MAC less and the kernel falls behind the target: none wasted
+    // One MAC less (with aligned lanes: the next aligned count below) and the kernel falls
+    // behind the target: none wasted.
+    const int64_t par = proc.mm_par, K = mm_inner(proc);
+    int64_t less = par - 1;
+    while (r.aligned_lanes && less > 0 && !mm_lanes_aligned(less, K)) --less;
+    if (less == 0) continue;
+    set_mm_par(chosen, pid, less);
     EXPECT_GT(own_cycles(chosen, pid), target) << proc.name;
     set_mm_par(chosen, pid, par);
   }

@@ -4,6 +4,7 @@
 
 #include "autodiff/models.h"
 #include "dataflow/lower.h"
+#include "dataflow/attributes.h"
 #include "dataflow/resources.h"
 #include "dataflow/resources_detail.h"
 #include "support/error.h"
@@ -104,41 +105,77 @@ const MemArray& rom_of(const ResourceReport& r) {
 TEST(Resources, RomBanksFollowBandwidth) {
   const Capacity big{100000, 100000, 1000, 10000000, 10000000};
   const Arith fx{Arith::Fixed, 32};
-  auto rom_bram = [&](int64_t par) {
+  auto usage = [&](int64_t par) {
     Design d = one_mm(par);
-    ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), fx, big);
-    EXPECT_EQ(rom_of(r).banks, (std::min<int64_t>(par, 64) + 1) / 2);  // two read ports a bank
-    return r;
+    return estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), fx, big);
   };
-  // P = 1: one bank of 4096 x 32 bits: 8 BRAM18K, and the A double buffer (128 x 32 bits,
-  // over the LUTRAM limit) 2 more. P = 8: 4 dual-port banks of 1024 words, 2 each: 8; the
-  // buffer is 8 banks of 16 words, LUTRAM. P = 16: 8 banks of 512 words, still 2 each: 16.
-  // P = 64: 32 banks of 128 words = 4 Kbit, over the LUTRAM limit: 2 each, 64.
-  EXPECT_EQ(rom_bram(1).per_process[1].bram18k, 8 + 2);
-  EXPECT_EQ(rom_bram(8).per_process[1].bram18k, 8);
-  EXPECT_EQ(rom_bram(16).per_process[1].bram18k, 16);
-  ResourceReport r64 = rom_bram(64);
-  EXPECT_EQ(r64.per_process[1].bram18k, 64);  // the A double buffer (64 banks of 2 words) is LUTRAM
+  // The ROM is read as P words a MAC cycle, 4096 / P deep. P = 1: one bank of 4096 x 32
+  // bits, 8 BRAM18K. P = 8: 512 deep, 4 dual-port banks of 1024 words, 2 each: 8. The A
+  // rows are registers (P divides K = 64: the aligned engine), no buffer.
+  ResourceReport r1 = usage(1), r8 = usage(8);
+  EXPECT_EQ(rom_of(r1).banks, 1);
+  EXPECT_EQ(r1.per_process[1].bram18k, 8);
+  EXPECT_EQ(rom_of(r8).banks, 4);
+  EXPECT_EQ(r8.per_process[1].bram18k, 8);
+  // P = 16: 256 deep, P = 64: 64 deep: a LUT ROM (kLutRomMaxDepth), no ROM array and no
+  // block RAM.
+  for (int64_t par : {16, 64}) {
+    ResourceReport r = usage(par);
+    EXPECT_EQ(r.per_process[1].bram18k, 0) << par;
+    EXPECT_EQ(r.rom_bits, 0) << par;
+  }
+  ResourceReport r64 = usage(64);
   EXPECT_EQ(r64.per_process[1].dsp, 64 * 4);
-  EXPECT_EQ(r64.rom_bits, 4096 * 32);
+  // P = 48 does not divide K: the prefix engine, and the A double buffer (128 words in 48
+  // banks of 3) is LUTRAM.
+  ResourceReport r48 = usage(48);
+  EXPECT_EQ(r48.per_process[1].bram18k, 0);
+  EXPECT_EQ(r48.buffer_bits, 48 * 3 * 32);
   // P above the work of a beat (K = 64) buys nothing and costs nothing more.
-  EXPECT_EQ(rom_bram(200).per_process[1].dsp, 64 * 4);
+  EXPECT_EQ(usage(200).per_process[1].dsp, 64 * 4);
+}
+
+// 16 lanes of K = 64 (aligned: the adder-tree engine) against 16 of K = 60 (the prefix
+// engine), both x [8, K] · W [K, 64] at fixed<24,10> with 18-bit weights: the same DSPs (one
+// a product), and the aligned engine's registers per lane a fraction of the prefix
+// engine's (Yosys on INSP width 32: 36,316 FF against 47,452, docs/rtl.md).
+TEST(Resources, AlignedLanesCostFewerRegisters) {
+  auto mm_ff = [](int64_t K, int64_t* dsp) {
+    ir::Graph g;
+    g.add_output("y", g.mm(g.input("x", {8, K}), g.param("w", {K, 64})));
+    LowerOptions o;
+    o.mm_par = 16;
+    o.elem_bits = 24;
+    o.weight_bits = 18;
+    Design d = lower(g, o);
+    ResourceReport r = estimate_unsized(d, {Arith::Fixed, 24}, capacity(find_part("u50"), {}));
+    *dsp = r.per_process[1].dsp;
+    return r.per_process[1].ff;
+  };
+  int64_t dsp_aligned = 0, dsp_prefix = 0;
+  const int64_t aligned = mm_ff(64, &dsp_aligned), prefix = mm_ff(60, &dsp_prefix);
+  EXPECT_TRUE(mm_lanes_aligned(16, 64));
+  EXPECT_FALSE(mm_lanes_aligned(16, 60));
+  EXPECT_EQ(dsp_aligned, 16);
+  EXPECT_EQ(dsp_prefix, 16);
+  // The aligned engine holds its A rows in registers (2 x 64 x 24 = 3,072), the prefix
+  // engine's model in LUTRAM: compare the rest.
+  EXPECT_LT(aligned - 2 * 64 * 24, prefix / 2);
 }
 
 TEST(Resources, ArraysMoveToUramOnlyWhenBramIsShort) {
-  Design d = one_mm(16);
+  Design d = one_mm(8);
   const Arith fx{Arith::Fixed, 32};
   std::vector<int64_t> depths(d.streams.size(), 2);
   ResourceReport roomy = estimate_resources(d, depths, fx, {1000, 1000, 100, 1000000, 1000000});
   EXPECT_EQ(roomy.total.uram, 0);
   EXPECT_TRUE(roomy.fits);
-  // 16 BRAM18K needed, 10 allowed: the ROM (8 banks of 512 x 32) goes to URAM, 1 each; the
-  // A buffer (16 banks of 8 words) is LUTRAM.
-  ResourceReport tight = estimate_resources(d, depths, fx, {1000, 10, 100, 1000000, 1000000});
+  // 8 BRAM18K needed, 6 allowed: the ROM (4 banks of 1024 x 32) goes to URAM, 1 each.
+  ResourceReport tight = estimate_resources(d, depths, fx, {1000, 6, 100, 1000000, 1000000});
   EXPECT_EQ(tight.total.bram18k, 0);
-  EXPECT_EQ(tight.total.uram, 8);
+  EXPECT_EQ(tight.total.uram, 4);
   EXPECT_TRUE(tight.fits);
-  ResourceReport none = estimate_resources(d, depths, fx, {1000, 10, 4, 1000000, 1000000});
+  ResourceReport none = estimate_resources(d, depths, fx, {1000, 6, 3, 1000000, 1000000});
   EXPECT_FALSE(none.fits);
   EXPECT_EQ(none.over, "bram");
 }
@@ -212,9 +249,10 @@ TEST(Resources, NarrowWeightsCostTheirOwnProducts) {
   EXPECT_EQ(rom_b->rom_bits, 16 * 12 * 18);
   EXPECT_EQ(rom_a->operands[0].rom_elem_bits, 0);
   EXPECT_EQ(rom_a->rom_bits, 4 * 8 * 27);
-  // 5 + 1 product stage + 2 tree levels + 2 x 1 select stage; 27 x 27 takes 4 product stages.
-  EXPECT_EQ(rom_b->mm_depth, 10);
-  EXPECT_EQ(rom_a->mm_depth, 13);
+  // 4 lanes divide K = 16 and K = 8 (the aligned engine): 4 + 1 product stage + 2 tree
+  // levels + 1 route stage; 27 x 27 takes 4 product stages.
+  EXPECT_EQ(rom_b->mm_depth, 8);
+  EXPECT_EQ(rom_a->mm_depth, 11);
   const Arith a{Arith::Fixed, 27};
   EXPECT_EQ(dsp_per_product(*rom_b, a), 1);
   EXPECT_EQ(dsp_per_product(*rom_a, a), 2);

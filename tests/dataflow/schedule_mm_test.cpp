@@ -25,27 +25,43 @@ TEST(Schedule, MmTreeRegistersWorkedByHand) {
 }
 
 TEST(Schedule, MmPipelineDepthFormula) {
-  // 5 + md + ceil(log2 L) + 2 s: operand, difference, low and high sums and fit registers,
-  // md product stages (1 up to 18 bits, 4 above), a register a level of the lanes' prefix
-  // tree, s select stages (1 up to 18 lanes, 2 up to 648) twice.
+  // Lanes not aligned with K (K = 1009, a prime): 5 + md + ceil(log2 L) + 2 s: operand,
+  // difference, low and high sums and fit registers, md product stages (1 up to 27 x 18
+  // bits, 4 above), a register a level of the lanes' prefix tree, s select stages (1 up to
+  // 18 lanes, 2 up to 648) twice.
   EXPECT_EQ(select_tree_stages(1), 1);
   EXPECT_EQ(select_tree_stages(18), 1);
   EXPECT_EQ(select_tree_stages(19), 2);
   EXPECT_EQ(select_tree_stages(648), 2);
   EXPECT_EQ(select_tree_stages(649), 3);
-  EXPECT_EQ(mm_pipeline_depth(1, 32), 11);
-  EXPECT_EQ(mm_pipeline_depth(2, 32), 12);
-  EXPECT_EQ(mm_pipeline_depth(3, 32), 13);
-  EXPECT_EQ(mm_pipeline_depth(4, 32), 13);
-  EXPECT_EQ(mm_pipeline_depth(5, 32), 14);
-  EXPECT_EQ(mm_pipeline_depth(16, 32), 15);
-  EXPECT_EQ(mm_pipeline_depth(18, 32), 16);
-  EXPECT_EQ(mm_pipeline_depth(19, 32), 18);
-  EXPECT_EQ(mm_pipeline_depth(32, 32), 18);
-  EXPECT_EQ(mm_pipeline_depth(247, 32), 21);
-  EXPECT_EQ(mm_pipeline_depth(649, 32), 25);
-  EXPECT_EQ(mm_pipeline_depth(1, 18), 8);
-  EXPECT_EQ(mm_pipeline_depth(32, 16), 15);
+  EXPECT_FALSE(mm_lanes_aligned(2, 1009));
+  EXPECT_EQ(mm_pipeline_depth(2, 1009, 32, 32), 12);
+  EXPECT_EQ(mm_pipeline_depth(3, 1009, 32, 32), 13);
+  EXPECT_EQ(mm_pipeline_depth(4, 1009, 32, 32), 13);
+  EXPECT_EQ(mm_pipeline_depth(5, 1009, 32, 32), 14);
+  EXPECT_EQ(mm_pipeline_depth(16, 1009, 32, 32), 15);
+  EXPECT_EQ(mm_pipeline_depth(18, 1009, 32, 32), 16);
+  EXPECT_EQ(mm_pipeline_depth(19, 1009, 32, 32), 18);
+  EXPECT_EQ(mm_pipeline_depth(32, 1009, 32, 32), 18);
+  EXPECT_EQ(mm_pipeline_depth(247, 256, 32, 32), 21);
+  EXPECT_EQ(mm_pipeline_depth(649, 1009, 32, 32), 25);
+  EXPECT_EQ(mm_pipeline_depth(32, 1009, 16, 16), 15);
+  EXPECT_EQ(mm_pipeline_depth(32, 1009, 27, 18), 15);
+  EXPECT_EQ(mm_pipeline_depth(3, 4, 32, 32), 13);  // 3 and 4: neither divides the other
+  // Aligned (L divides K or K divides L): 4 + md + ceil(log2 min(L, K)) + s(L / min(L, K)):
+  // operand, element-sum (two halves) and fit registers, the group's adder tree, the route
+  // stages.
+  EXPECT_TRUE(mm_lanes_aligned(1, 1009));
+  EXPECT_TRUE(mm_lanes_aligned(8, 24));
+  EXPECT_TRUE(mm_lanes_aligned(10, 5));
+  EXPECT_FALSE(mm_lanes_aligned(6, 4));
+  EXPECT_EQ(mm_pipeline_depth(1, 1009, 32, 32), 9);
+  EXPECT_EQ(mm_pipeline_depth(1, 37, 18, 18), 6);
+  EXPECT_EQ(mm_pipeline_depth(8, 24, 32, 32), 12);     // groups of 8: 3 levels
+  EXPECT_EQ(mm_pipeline_depth(10, 5, 32, 32), 12);     // two groups of 5: 3 levels
+  EXPECT_EQ(mm_pipeline_depth(38, 2, 32, 32), 11);     // 19 groups of 2: 1 level, 2 route stages
+  EXPECT_EQ(mm_pipeline_depth(256, 256, 24, 18), 14);  // one DSP a product, 8 levels
+  EXPECT_EQ(mm_pipeline_depth(512, 256, 24, 18), 14);  // two elements a cycle
 }
 
 // C[3,5] = A[3,4] B[4,5], both streamed a word a beat, L = 3 MACs, so D = 13. Cycles:
@@ -97,9 +113,10 @@ TEST(Schedule, MmWritesEachBeatDepthCyclesAfterItsMacCycle) {
 }
 
 TEST(Schedule, MmConstantADrainsAfterTheLastRow) {
-  // C[2,3] = A[2,2] (a ROM) B[2,3] (streamed, a word a beat), L = 2: D = 12. B at 1..6; row 0's
-  // MAC cycles 7, 8, 9 each finish a beat (2 products), row 1's 10, 11, 12; writes D later,
-  // at 19..24.
+  // C[2,3] = A[2,2] (a ROM) B[2,3] (streamed, a word a beat), L = 2 = K: the aligned engine,
+  // D = 4 + 4 product stages + 1 tree level + 1 route stage = 10. B at 1..6; row 0's MAC
+  // cycles 7, 8, 9 each finish a beat (2 products), row 1's 10, 11, 12; writes D later, at
+  // 17..22.
   ir::Graph g;
   ir::NodeId a = g.param("a", {2, 2});
   ir::NodeId b = g.input("b", {2, 3});
@@ -118,7 +135,7 @@ TEST(Schedule, MmConstantADrainsAfterTheLastRow) {
   int64_t time = 0;
   for (size_t i = 0; i < steps.size(); ++i) {
     time += steps[i].delay;
-    EXPECT_EQ(time, i < 6 ? int64_t(i) + 1 : int64_t(i) + 13) << "step " << i;
+    EXPECT_EQ(time, i < 6 ? int64_t(i) + 1 : int64_t(i) + 11) << "step " << i;
     EXPECT_EQ(steps[i].ops.at(0).write, i >= 6);
   }
 }

@@ -5,7 +5,7 @@
 // one operand fits 27 bits and the other is split, four otherwise) and floors each product
 // from F + FB fraction bits. Each form is bit-exact with the HLS C simulation under random
 // stalls and cycle-exact without, its ROM file holds WB-bit words, and its pipeline is as
-// deep as mm_pipeline_depth(L, W, WB) says (the engine checks D against its stages).
+// deep as mm_pipeline_depth(L, K, W, WB) says (the engine checks D against its stages).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -55,7 +55,7 @@ TEST_P(RtlMmNarrowWeights, BitAndCycleExact) {
   const dataflow::Process& p = *narrowed;
   EXPECT_EQ(p.operands[1].rom_elem_bits, f.weight_bits);
   EXPECT_EQ(p.rom_bits, 13 * 5 * f.weight_bits);
-  EXPECT_EQ(p.mm_depth, dataflow::mm_pipeline_depth(p.mm_lanes, f.w, f.weight_bits));
+  EXPECT_EQ(p.mm_depth, dataflow::mm_pipeline_depth(p.mm_lanes, dataflow::mm_inner(p), f.w, f.weight_bits));
   EXPECT_EQ(dataflow::dsp_per_product(p, {dataflow::Arith::Fixed, f.w}), f.dsp);
   for (const auto& q : c.design.processes) {  // the other mms keep the streams' width
     if (q.kind == dataflow::Kind::Mm && q.name != p.name) {

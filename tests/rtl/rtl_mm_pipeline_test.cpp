@@ -39,7 +39,7 @@ TEST_P(RtlMmPipeline, BitAndCycleExact) {
     if (p.kind != dataflow::Kind::Mm) continue;
     ++mms;
     EXPECT_EQ(p.mm_lanes, std::min(par, dataflow::mm_beat_work(c.design, p))) << p.name;
-    EXPECT_EQ(p.mm_depth, dataflow::mm_pipeline_depth(p.mm_lanes, 32)) << p.name;
+    EXPECT_EQ(p.mm_depth, dataflow::mm_pipeline_depth(p.mm_lanes, dataflow::mm_inner(p), 32, 32)) << p.name;
   }
   EXPECT_EQ(mms, 3);
   rtl_test::expect_exact(c);

@@ -17,7 +17,7 @@ module inrarch_mm #(
     parameter int L = 1,
     parameter int G = 1,
     parameter int SHIFT = 0,
-    parameter int D = 11
+    parameter int D = 9
 ) (
     input  logic          clk,
     input  logic          rst,

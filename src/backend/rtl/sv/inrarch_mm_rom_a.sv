@@ -23,7 +23,7 @@ module inrarch_mm_rom_a #(
     parameter int L = 1,
     parameter int G = 1,
     parameter int SHIFT = 0,
-    parameter int D = 11,
+    parameter int D = 9,
     parameter ROM_FILE = "a.hex"
 ) (
     input  logic          clk,

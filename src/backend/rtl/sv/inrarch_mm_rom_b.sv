@@ -15,7 +15,7 @@ module inrarch_mm_rom_b #(
     parameter int L = 1,
     parameter int G = 1,
     parameter int SHIFT = 0,
-    parameter int D = 11,
+    parameter int D = 9,
     parameter int WB = W,  // the ROM's words: narrow weights keep the binary point, FB fraction bits
     parameter int FB = F,
     parameter ROM_FILE = "b.hex"

@@ -24,7 +24,7 @@ module inrarch_mm_stream_a #(
     parameter int L = 1,
     parameter int G = 1,
     parameter int SHIFT = 0,
-    parameter int D = 11,
+    parameter int D = 9,
     parameter int WB = W,  // B's words (narrow weights: fewer bits, the same binary point)
     parameter int FB = F,
     parameter int CW = (N * K + L - 1) / L > 1 ? $clog2((N * K + L - 1) / L) : 1  // derived, not set

@@ -17,7 +17,7 @@ void model_top(in_x_t& in_x, out_y_t& out_y, bool& out_y_overflow) {
 
   // Processes in topological order. INRARCH_PROCESS(id, name, call) is the call itself
   // for Vitis and g++; the simulation driver runs each as a process (dataflow_region.h).
-  INRARCH_PROCESS(1, "mm_2", inrarch_hls::mm_rom_b<1, 0, 11>(1, in_x, rom_mm_2_1, s_mm_2__add_5));
+  INRARCH_PROCESS(1, "mm_2", inrarch_hls::mm_rom_b<1, 0, 9>(1, in_x, rom_mm_2_1, s_mm_2__add_5));
   INRARCH_PROCESS(2, "add_5", inrarch_hls::binary<inrarch_hls::scaled2<inrarch_hls::op_add, 6, 6, 5>, 5>(1, inrarch_hls::streamed(s_mm_2__add_5), inrarch_hls::rom<1, 3>(rom_add_5_1), s_add_5__sin_6));
   INRARCH_PROCESS(3, "sin_6", inrarch_hls::unary<inrarch_hls::scaled1<inrarch_hls::op_sin, 5, 0>, 18>(1, s_add_5__sin_6, out_y, out_y_overflow));
   INRARCH_DATAFLOW_END

@@ -161,7 +161,7 @@ Usage mac_lane(const Arith& a, int64_t a_bits, int64_t b_bits) {
 // load, shift and rotate. LUTs: a LUT a bit of every adder, the route's AND-OR (three
 // select and data pairs a LUT6), a fit's saturation. Checked against Yosys (synth_xilinx
 // -family xcup): nine mm instances of INSP width 32 at 24 x 18 bits, 16 lanes of K = 32
-// and smaller forms, 36,316 FF and 28,864 LUT against 37,537 and 28,421 (docs/resources.md).
+// and smaller forms, 36,316 FF and 28,871 LUT against 37,537 and 28,421 (docs/resources.md).
 Usage aligned_mm_engine(int64_t lanes, int64_t inner, int64_t bc, int64_t w, int64_t a_bits, int64_t b_bits) {
   const int64_t group = std::min(lanes, inner), groups = lanes / group;
   int64_t aw = a_bits + b_bits + 1;

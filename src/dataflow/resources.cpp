@@ -49,23 +49,25 @@ Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemAr
   const int64_t K = as.at(1), par = p.mm_lanes;  // the stored lanes (attributes.h)
   Usage u;
   const int64_t a_bits = p.operands[0].bits_at(a.bits), b_bits = p.operands[1].bits_at(a.bits);
-  if (a.kind == Arith::Fixed && mm_lanes_aligned(par, K))
+  // The aligned engine (RTL) prices its pipeline and its A rows (registers) itself.
+  const bool aligned = a.kind == Arith::Fixed && mm_lanes_aligned(par, K);
+  if (aligned) {
     u += detail::aligned_mm_engine(par, K, out_block(d, p), w, a_bits, b_bits);
-  else
+  } else {
     for (int64_t i = 0; i < par; ++i) u += detail::mac_lane(a, a_bits, b_bits);
-  // The pipeline's 64-bit registers (docs/rtl.md, "The mm engine"): the prefix tree's that
-  // are read (mm_tree_registers), and a lane's window sum through the select stages and one
-  // more, the element sum, the high half's delay and the low half's (S + 2.5 words); a
+    if (p.operands[0].stream >= 0) arrays.push_back(banked(pid, "buffer", 2 * K, par, w));
+  }
+  // The prefix engine's 64-bit registers (docs/rtl.md, "The mm engine"): the prefix tree's
+  // that are read (mm_tree_registers), and a lane's window sum through the select stages and
+  // one more, the element sum, the high half's delay and the low half's (S + 2.5 words); a
   // product split over DSP tiles adds its fabric stages (inrarch_mul_dsp: the middle sums,
   // the halves and the result, 3.5 words), where a product on one DSP48E2 keeps its register
   // in the DSP. Fitted to Yosys: 16-lane mms at fixed<24,10>, 76,605 FF against 76,924 with
   // 24-bit weights, 47,452 against 47,804 with 18-bit ones (docs/resources.md §2).
-  if (a.kind == Arith::Fixed && !mm_lanes_aligned(par, K)) {
+  if (a.kind == Arith::Fixed && !aligned) {
     const int64_t product_ffs = mul_dsp_depth(a_bits, b_bits) == 1 ? 0 : 224;
     u.ff += mm_tree_registers(par, K) * 64 + (64 * select_tree_stages(par) + 160 + product_ffs) * par;
   }
-  const bool a_rows_counted = a.kind == Arith::Fixed && mm_lanes_aligned(par, K);  // registers, as the RTL's
-  if (p.operands[0].stream >= 0 && !a_rows_counted) arrays.push_back(banked(pid, "buffer", 2 * K, par, w));
   if (p.operands[1].stream >= 0) arrays.push_back(banked(pid, "buffer", numel(bs), par, w));
   if (p.rom_bits > 0) {
     const bool rom_b = p.operands[0].stream >= 0;

@@ -25,20 +25,25 @@ int64_t own_cycles(const Design& d, ProcessId p) {
 
 namespace {
 
-// An mm's own cycles as a function of P: base + rows * ceil(beats * work / P) + its pipeline
-// depth at min(P, work) lanes (its schedule: the row's MAC cycles follow MmCadence, the last
-// write comes the depth after the last of them, everything else is P-independent), with
-// `beats` the beats of a row of C and `work` = bC * K the MACs of one beat. `most` is the
-// most P asked: work, or limits::kMaxParallel where a wide beat of a long product has more.
+// An mm's own cycles as a function of P: base + (rows - 1) * max(C, reads) + C + its pipeline
+// depth at min(P, work) lanes, C = ceil(beats * work / P) (its schedule: a row's MAC cycles
+// follow MmCadence and read the next A row, whose `reads` beats take at least one cycle
+// each; the last write comes the depth after the last MAC cycle; everything else is
+// P-independent), with `beats` the beats of a row of C and `work` = bC * K the MACs of one
+// beat. `most` is the most P asked: work, or limits::kMaxParallel where a wide beat of a long
+// product has more.
 // An mm_reduce's (`reduce` set) are its MmReduceCadence's, and its least P a bisection.
 struct MmCost {
   ProcessId process;
   int64_t base, rows, beats, work, most, inner, a_bits, b_bits;  // K, its operands' widths
+  int64_t reads;  // a streamed A row's beats (0 for a constant A)
   std::optional<MmReduceCadence> reduce;
 
   int64_t depth(int64_t par) const { return mm_pipeline_depth(std::min(par, work), inner, a_bits, b_bits); }
   int64_t cycles(int64_t par) const {
-    return reduce ? reduce->cycles(par) : base + rows * MmCadence{work, par}.done(beats) + depth(par);
+    if (reduce) return reduce->cycles(par);
+    const int64_t row = MmCadence{work, par}.done(beats);
+    return base + (rows - 1) * std::max(row, reads) + row + depth(par);
   }
   // The least P whose cycles are <= target (`most` when the target is below reach).
   int64_t least_par(int64_t target) const {
@@ -78,7 +83,7 @@ std::vector<MmCost> mm_costs(const Design& d) {
     if (d.processes[p].kind == Kind::MmReduce) {
       const MmReduceCadence cad = mm_reduce_cadence(d, d.processes[p]);
       out.push_back({pid, 0, cad.rows, 1, cad.work, std::min(cad.work, limits::kMaxParallel), 1, d.options.elem_bits,
-                     d.options.elem_bits, cad});
+                     d.options.elem_bits, 0, cad});
       continue;
     }
     set_mm_par(one, pid, 1);
@@ -86,8 +91,10 @@ std::vector<MmCost> mm_costs(const Design& d) {
     int64_t K = d.processes[p].operands.at(0).shape.at(1);
     int64_t rows = c.shape.at(0), beats = c.beats() / rows, work = c.block * K;
     const auto [a_bits, b_bits] = mm_operand_bits(d, d.processes[p]);
+    const StreamId a = d.processes[p].operands.at(0).stream;
+    const int64_t reads = a >= 0 ? K / d.streams[a].block : 0;  // <= beats * work: no row waits at P = 1
     out.push_back({pid, own_cycles(one, pid) - rows * beats * work - mm_pipeline_depth(1, K, a_bits, b_bits), rows,
-                   beats, work, std::min(work, limits::kMaxParallel), K, a_bits, b_bits, std::nullopt});
+                   beats, work, std::min(work, limits::kMaxParallel), K, a_bits, b_bits, reads, std::nullopt});
   }
   return out;
 }

@@ -3,9 +3,9 @@
 //
 // The argument. Rows stream through every kernel, so a design runs at the pace of its
 // slowest kernel: latency ~ max over processes of its own cycles + the pipeline fill. An
-// mm's own cycles are base + rows*ceil(beats*bC*K/P) (its schedule, MmCadence: only the
-// write steps depend on P), so for a target T each mm has a least P that meets T, and any
-// more would be wasted on a kernel that waits for its neighbours. The search therefore
+// mm's own cycles fall with P: base + (rows-1)*max(C, A's beats a row) + C, C =
+// ceil(beats*bC*K/P) MAC cycles a row (its schedule, MmCadence), so for a target T each
+// mm has a least P that meets T, and any more would be wasted on a kernel that waits for its neighbours. The search therefore
 // walks the targets T that some mm can hit exactly, fastest first, gives every mm its
 // least P for T (the balanced design for T), and takes the first whose resources fit the
 // budget (resources.h). The other kernels stream one beat a cycle and an mm writes at most

@@ -102,15 +102,25 @@ Program schedule_mm(const Design& d, const Process& p) {
     tl.reads(t + 1, reads, rd(a.stream));
     t += reads;
   }
-  // Row i's MAC cycles are t+1 .. t+done(writes); with A streamed, beat j's MAC cycle also
-  // reads beat j of row i+1 (double buffer) and the rest of row i+1 follows at II=1.
+  // Row i's MAC cycles are t+1 .. t+done(writes); with A streamed, its first MAC cycles read
+  // row i+1, a beat a cycle (double buffer), and what is left of row i+1 follows at II=1.
+  const FifoOp next = a.stream >= 0 ? rd(a.stream) : FifoOp{};
+  const int64_t row_cycles = cad.done(writes);
   for (int64_t i = 0; i < M; ++i) {
-    const int64_t overlap = a.stream >= 0 && i + 1 < M ? std::min(reads, writes) : 0;
-    const FifoOp next = a.stream >= 0 ? rd(a.stream) : FifoOp{};
-    for (int64_t j = 0; j < writes; ++j) tl.mac(t + cad.done(j + 1), j < overlap ? &next : nullptr);
-    t += cad.done(writes);
+    const int64_t overlap = a.stream >= 0 && i + 1 < M ? std::min(reads, row_cycles) : 0;
+    int64_t read = 0;  // beats of row i+1 read so far
+    for (int64_t j = 0; j < writes; ++j) {
+      const int64_t mac = cad.done(j + 1);  // its cycle in the row, from 1
+      const int64_t before = std::min(overlap, mac - 1) - read;
+      if (before > 0) tl.reads(t + 1 + read, before, next);
+      read += std::max<int64_t>(before, 0);
+      const bool reads_too = read < overlap;
+      read += reads_too;
+      tl.mac(t + mac, reads_too ? &next : nullptr);
+    }
+    t += row_cycles;
     if (a.stream >= 0 && i + 1 < M) {
-      tl.reads(t + 1, reads - overlap, rd(a.stream));
+      tl.reads(t + 1, reads - overlap, next);
       t += reads - overlap;
     }
   }

@@ -29,8 +29,6 @@ module inrarch_mm_engine #(
     input  logic          flag,
     input  logic [(L < K ? L : K)*W-1:0] arow,
     input  logic [L*WB-1:0] bq,
-    output logic          writes,
-    output logic          writes_f,
     output logic          row_end,
     output logic [CW-1:0] c_after,
     output logic          take,
@@ -53,12 +51,11 @@ module inrarch_mm_engine #(
   if (L % K == 0 || K % L == 0) begin : g_aligned
     inrarch_mm_engine_aligned #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .SHIFT(SHIFT), .D(D), .WB(WB),
                                 .FB(FB), .S(select_stages(L / (L < K ? L : K)))) u_aligned (
-        .clk, .rst, .mac, .tick, .flag, .arow, .bq, .writes, .writes_f, .row_end, .c_after, .wr, .beat,
-        .beat_ovf);
+        .clk, .rst, .mac, .tick, .flag, .arow, .bq, .row_end, .c_after, .wr, .beat, .beat_ovf);
   end else begin : g_prefix
     inrarch_mm_engine_prefix #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT), .D(D),
                                .WB(WB), .FB(FB), .S(select_stages(L))) u_prefix (
-        .clk, .rst, .mac, .tick, .flag, .arow, .bq, .writes, .writes_f, .row_end, .wr, .beat, .beat_ovf);
+        .clk, .rst, .mac, .tick, .flag, .arow, .bq, .row_end, .wr, .beat, .beat_ovf);
   end
   localparam int C = (N * K + L - 1) / L;
   assign take = tick && mac;

@@ -4,8 +4,8 @@
 // tree, an element of L < K lanes is summed over Q = K / L MAC cycles in one accumulator, and
 // NG = L / GS elements end in a cycle at fixed lanes: no prefix sums, windows or routing by
 // lane, and the per-cycle control is a few bits, not a few per lane. Same ports and cadence
-// as inrarch_mm_engine_prefix (the general engine): `writes` marks the MAC cycle that takes a
-// beat's last product, the beat leaves D ticks later when `wr` is high; every stage moves on
+// as inrarch_mm_engine_prefix (the general engine): the MAC cycle that takes a beat's last
+// product sends it down the pipeline, and it leaves D ticks later when `wr` is high; every stage moves on
 // `tick`.
 // Arithmetic: each product exactly as the HLS kernel's (F + FB fraction bits, realigned to
 // A = ap_fixed<64, 64-FA>). A realignment up (FA > F + FB) appends zero bits below the
@@ -40,8 +40,6 @@ module inrarch_mm_engine_aligned #(
     input  logic          flag,
     input  logic [(L < K ? L : K)*W-1:0] arow,
     input  logic [L*WB-1:0] bq,
-    output logic          writes,
-    output logic          writes_f,
     input  logic          row_end,  // the MAC cycle is the row's last (inrarch_mm_engine's register)
     /* verilator lint_off UNUSEDSIGNAL */
     input  logic [CW-1:0] c_after,  // the MAC cycle after this one (a register; read when L >= K)
@@ -75,7 +73,8 @@ module inrarch_mm_engine_aligned #(
   logic first;
   logic [NG-1:0] gv;    // group g ends an element this cycle
   logic [EW-1:0] slot;  // group 0's slot
-  logic writes_next;    // the next MAC cycle writes
+  logic writes;         // this MAC cycle takes a beat's last product
+  logic writes_next;    // the next MAC cycle does
   if (Q > 1) begin : g_acc
     assign first = pos == '0;
     assign gv = pos == QW'(Q - 1);
@@ -105,7 +104,6 @@ module inrarch_mm_engine_aligned #(
       e0 <= row_end ? '0 : EW'((32'(e0) + NG) % BC);
       writes <= writes_next;
     end
-  assign writes_f = mac ? writes_next : writes;
 
   // Control down the pipeline, stage s (1..D) at [(s-1)*CT +: CT]: mac, flag, the write,
   // the element's start, the groups that end one, group 0's slot.

@@ -3,8 +3,8 @@
 // D stages deep (Process::mm_depth; docs/rtl.md, "The mm engine"). Per row of C,
 // C = ceil(N*K/L) MAC cycles, each taking the row's next L products (element n's K products
 // in order, across element and beat boundaries: product t = n*K + k in lane t mod L of
-// cycle t / L). `writes` marks the MAC cycle that takes a beat's last product; the beat
-// leaves D ticks later, when `wr` is high. `tick` is the kernel's step firing (a MAC cycle
+// cycle t / L). The MAC cycle that takes a beat's last product (`writes`) sends it down the
+// pipeline; it leaves D ticks later, when `wr` is high. `tick` is the kernel's step firing (a MAC cycle
 // or not): every stage moves on it and holds without it, so a stall holds the whole
 // pipeline and the kernel around decides when a tick fires.
 // Operands: `arow` is the A row in use (its first min(L, K) words), rotated by the kernel L
@@ -50,8 +50,6 @@ module inrarch_mm_engine_prefix #(
     input  logic          flag,
     input  logic [(L < K ? L : K)*W-1:0] arow,  // the words lanes read: u mod K for u < L
     input  logic [L*WB-1:0] bq,
-    output logic          writes,
-    output logic          writes_f,  // `writes` after this cycle's tick, if it comes
     input  logic          row_end,  // the MAC cycle is the row's last (inrarch_mm_engine's register)
     output logic          wr,
     output logic [BC*W-1:0] beat,
@@ -74,6 +72,7 @@ module inrarch_mm_engine_prefix #(
   assign adv = tick && mac;
   localparam int BK = BC * K, NBW = $clog2(BK + 1);
   logic [NBW-1:0] nb;  // the next beat end's product, counted from the cycle's first (below)
+  logic writes;        // a beat ends in this MAC cycle (below)
   for (genvar u = 0; u < L; u = u + 1) begin : g_lane
     // A MAC cycle moves a lane L products on: R = L mod K terms, into the next element when
     // the term wraps (ku >= K - R), and L / K elements more, each slot mod BC. The compares
@@ -119,15 +118,15 @@ module inrarch_mm_engine_prefix #(
   // nb is the next beat end's product counted from the cycle's first, so a beat ends in the
   // cycle when nb < L (at most one does, as L <= BC*K), and nb stays in [0, BC*K). Both are
   // set on a MAC cycle from registers only: after a write nb + BC*K - L < L when nb < 2L -
-  // BC*K, else nb - L < L when nb < 2L. `writes_f`, its value after this cycle's tick (which
-  // the kernel keeps in a register of its own step), reads registers only: lt_w and lt_n say
+  // BC*K, else nb - L < L when nb < 2L. `writes_f`, its value after this cycle's tick, reads
+  // registers only: lt_w and lt_n say
   // whether nb is below those bounds and move with nb, each worked out from nb as a compare
   // with a constant (nb_f = nb + BK - L after a write, where nb < L; nb - L else, nb >= L).
   function automatic logic below(input logic [NBW-1:0] v, input int bound);
     below = bound > 0 && 32'(v) < 32'(bound);
   endfunction
   logic [NBW-1:0] nb_f;
-  logic lt_w, lt_n, lt_w_f, lt_n_f;
+  logic writes_f, lt_w, lt_n, lt_w_f, lt_n_f;
   always_comb
     if (!mac) begin
       nb_f = nb;

@@ -47,14 +47,10 @@ module inrarch_mm_rom_a #(
   logic [MW-1:0] i;              // the row
   logic b_done, b_ovf, full, finished;
   logic mac, adv, tick, wr, row_end, beat_ovf, take;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic writes, writes_f;  // no reads to pace: the write comes from the pipeline
-  /* verilator lint_on UNUSEDSIGNAL */
   inrarch_mm_bbuf #(.W(W), .K(K), .N(N), .BB(BB), .L(L)) u_b (
       .clk, .rst, .b_data, .b_valid, .b_ready, .c_after, .take, .bq, .b_done, .ovf(b_ovf));
   inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT), .D(D)) u_engine (
-      .clk, .rst, .mac, .tick, .flag(b_ovf), .arow(h[(L < K ? L : K)*W-1:0]), .bq, .writes, .writes_f, .row_end,
-      .c_after, .take, .wr, .beat, .beat_ovf);
+      .clk, .rst, .mac, .tick, .flag(b_ovf), .arow(h[(L < K ? L : K)*W-1:0]), .bq, .row_end, .c_after, .take, .wr, .beat, .beat_ovf);
   assign mac       = full && !finished;
   assign tick      = !wr || out_ready;
   assign adv       = tick && mac;

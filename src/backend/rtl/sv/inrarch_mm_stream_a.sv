@@ -2,10 +2,10 @@
 // cycle ahead (`bq`: word 0, then on each `take` the word of `c_after`; a ROM, or a buffer of
 // a streamed B), on inrarch_mm_engine's L MACs, D pipeline stages. Schedule (schedule.h,
 // MmCadence), once `go` (B is there): read the K/BA beats of A row 0 (II = 1); then per row,
-// C = ceil(N*K/L) MAC cycles. The cycle that takes a beat's last product, ceil((j+1)*BC*K/L)
-// cycles into the row for beat j, reads a beat of the next A row while some are left to read
-// (waiting for it); beats of the next row left after the row's last MAC cycle are read at
-// II = 1. Beat j is written D cycles after its MAC cycle (waiting for room). A cycle is one
+// C = ceil(N*K/L) MAC cycles, beat j's last product taken ceil((j+1)*BC*K/L) cycles into the
+// row. Each MAC cycle reads a beat of the next A row while some are left to read (waiting
+// for it); beats of the next row left after the row's last MAC cycle are read at II = 1.
+// Beat j is written D cycles after its MAC cycle (waiting for room). A cycle is one
 // step: it fires (`tick`) when all of its reads and its write can; else every register
 // holds, the engine's pipeline too.
 // A's two rows are registers: a row's beats shift into their half in order, and the half in
@@ -43,30 +43,27 @@ module inrarch_mm_stream_a #(
     output logic          out_valid,
     input  logic          out_ready
 );
-  localparam int READS = K / BA, WRITES = N / BC;
-  localparam int OVERLAP = READS < WRITES ? READS : WRITES, R = L % K;
-  localparam int KW = $clog2(K + 1), NW = $clog2(N + 1), MW = $clog2(M + 1);
+  localparam int READS = K / BA, R = L % K;
+  localparam int KW = $clog2(K + 1), MW = $clog2(M + 1);
   localparam logic [1:0] FIRST_ROW = 2'd0, ROW = 2'd1, TAIL = 2'd2, DONE = 2'd3;
 
   logic [K*W-1:0] h0, h1;        // two rows of A: the one in use (`cur`) and the next
   logic cur, sticky;
   logic [1:0] phase;
   logic [MW-1:0] i;              // the row
-  logic [KW-1:0] ra;             // the next A beat of a read phase
-  logic [NW-1:0] jb;             // beats written in the row
-  logic writes, writes_f, row_end, wr, read_phase, tick, beat_ovf;
-  logic last_row, jb_open;       // i = M - 1, jb < OVERLAP: registers, so the step need not compare
+  logic [KW-1:0] ra;             // the next row's beats read (in a row's MAC cycles, then its tail)
+  logic row_end, wr, read_phase, tick, beat_ovf;
+  logic last_row;                // i = M - 1: a register, so the step need not compare
   logic mac, need_r;             // phase = ROW; the step reads A: registers, set with the step
   logic [K*W-1:0] arow, hrot;
   logic [BC*W-1:0] beat;
   assign arow = cur ? h1 : h0;
   inrarch_mm_engine #(.W(W), .F(F), .FA(FA), .K(K), .N(N), .BC(BC), .L(L), .G(G), .SHIFT(SHIFT), .D(D), .WB(WB),
                       .FB(FB)) u_engine (
-      .clk, .rst, .mac, .tick, .flag(pre_ovf || sticky), .arow(arow[(L < K ? L : K)*W-1:0]), .bq, .writes,
-      .writes_f, .row_end, .c_after, .take, .wr, .beat, .beat_ovf);
+      .clk, .rst, .mac, .tick, .flag(pre_ovf || sticky), .arow(arow[(L < K ? L : K)*W-1:0]), .bq, .row_end, .c_after, .take, .wr, .beat, .beat_ovf);
 
-  // Steps: a read phase's cycles read (once `go`: B is there); a MAC cycle reads with its
-  // beat's last product while the next row has beats left; any cycle writes the beat whose
+  // Steps: a read phase's cycles read (once `go`: B is there); a MAC cycle reads while the
+  // next row has beats left; any cycle writes the beat whose
   // MAC cycle was D ago. `go` is low in the cycle after reset, as B cannot be there yet, and
   // high from B's arrival on, so every read may wait for it. The step is then one LUT over
   // registers (need_r, wr; mac for a MAC cycle) and the ports: what the next step does is
@@ -103,15 +100,14 @@ module inrarch_mm_stream_a #(
   end
 
   // The state after this cycle's step, if it fires (the registers move only then): a read
-  // phase's read, or a MAC cycle (its beat count, and at the row's end the next row).
+  // phase's read, or a MAC cycle (its read, and at the row's end the next row).
   logic [1:0] phase_f;
   logic [MW-1:0] i_f;
   logic [KW-1:0] ra_f;
-  logic [NW-1:0] jb_f;
-  logic cur_f, last_row_f, jb_open_f;
+  logic cur_f, last_row_f;
   always_comb begin
-    {phase_f, i_f, ra_f, jb_f} = {phase, i, ra, jb};
-    {cur_f, last_row_f, jb_open_f} = {cur, last_row, jb_open};
+    {phase_f, i_f, ra_f} = {phase, i, ra};
+    {cur_f, last_row_f} = {cur, last_row};
     if (read_phase) begin  // FIRST_ROW, TAIL
       ra_f = ra == KW'(READS - 1) ? '0 : ra + 1'b1;
       if (ra == KW'(READS - 1)) begin
@@ -123,18 +119,12 @@ module inrarch_mm_stream_a #(
         end
       end
     end else if (mac) begin
-      if (writes) begin
-        jb_f = jb + 1'b1;
-        jb_open_f = OVERLAP >= 2 && jb < NW'(OVERLAP - 1);
-      end
+      if (need_r) ra_f = ra + 1'b1;
       if (row_end) begin  // its last write
-        jb_f = '0;
-        jb_open_f = 1'b1;
         if (last_row) phase_f = DONE;
-        else if (READS > OVERLAP) begin
-          phase_f = TAIL;
-          ra_f = KW'(OVERLAP);
-        end else begin
+        else if (ra_f != KW'(READS)) phase_f = TAIL;
+        else begin
+          ra_f = '0;
           i_f = i + 1'b1;
           last_row_f = M >= 2 && i == MW'(M - 2);
           cur_f = !cur;
@@ -150,18 +140,16 @@ module inrarch_mm_stream_a #(
       cur <= 1'b0;
       i <= '0;
       ra <= '0;
-      jb <= '0;
       last_row <= M == 1;
-      jb_open <= 1'b1;
       mac <= 1'b0;
       need_r <= 1'b1;
     end else begin
       if (a_ready) sticky <= sticky || a_data[BA*W];
       if (tick) begin
-        {phase, i, ra, jb} <= {phase_f, i_f, ra_f, jb_f};
-        {cur, last_row, jb_open} <= {cur_f, last_row_f, jb_open_f};
+        {phase, i, ra} <= {phase_f, i_f, ra_f};
+        {cur, last_row} <= {cur_f, last_row_f};
         mac <= phase_f == ROW;
-        need_r <= phase_f == FIRST_ROW || phase_f == TAIL || (phase_f == ROW && writes_f && !last_row_f && jb_open_f);
+        need_r <= phase_f == FIRST_ROW || phase_f == TAIL || (phase_f == ROW && !last_row_f && ra_f != KW'(READS));
       end
     end
   end

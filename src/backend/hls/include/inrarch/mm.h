@@ -5,8 +5,8 @@
 // and nothing is read). Then for each row i write the N/bC beats of row i of C, the PAR
 // MACs taking the row's products in order, PAR a cycle (mm_row: beat j at
 // ceil((j+1)·bC·K/PAR) cycles into the row), while reading row i+1 of A into the other
-// half of a double buffer: the MAC cycle of beat j also reads beat j, the rest follow at
-// II=1. Beat j is written DEPTH cycles after its MAC cycle (Process::mm_depth, the RTL
+// half of a double buffer: the row's MAC cycle r also reads beat r, the beats left after
+// its last MAC cycle follow at II=1. Beat j is written DEPTH cycles after its MAC cycle (Process::mm_depth, the RTL
 // engine's pipeline; mm_pipe below), so a cycle's step may write an older beat and read; after
 // the last row DEPTH cycles drain the pipeline. SHIFT (power-of-two scaling, scaled.h) moves
 // the wide accumulator to the output's exponent before the one rounding to T.
@@ -71,8 +71,8 @@ struct mm_pipe {
   }
 };
 
-// What happens in the MAC cycle that finishes beat jb: nothing (a constant A), or the read of
-// beat jb of the next A row into the other half of the double buffer.
+// What happens in the row's MAC cycle r (from 0): nothing (a constant A), or the read of
+// beat r of the next A row into the other half of the double buffer.
 struct mm_no_read {
   void operator()(int, bool&) const {}
 };
@@ -81,8 +81,8 @@ struct mm_next_row {
   AS& a;
   T* next;
   bool more;
-  void operator()(int jb, bool& ovf) const {
-    if (more && jb < AS::shape_type::dim(1) / AS::block) mm_read_beat(a, next, jb, ovf);
+  void operator()(int r, bool& ovf) const {
+    if (more && r < AS::shape_type::dim(1) / AS::block) mm_read_beat(a, next, r, ovf);
   }
 };
 
@@ -91,13 +91,14 @@ struct mm_next_row {
 // product is taken ceil((jb+1)*BC*K/PAR) cycles into the row (MmCadence in schedule.h) and
 // it goes into `pipe` then, to be written DEPTH cycles later; no MAC idles at the end of a
 // dot product when PAR does not divide K. The beat's flag is the sticky bit at its last
-// fit: the reads before this cycle's and the fits so far. Each element still sums its K products in order, then rounds once; at most
+// fit: the reads before this cycle's and the fits so far. `on_cycle` runs after each MAC
+// cycle's products, with the cycle's index in the row. Each element still sums its K products in order, then rounds once; at most
 // one beat completes a cycle: PAR is the design's stored lane count (Process::mm_lanes,
 // at most BC*K by the lane rule of dataflow/attributes.h), so the kernel caps nothing. B is
 // column-major: element n's products read bm[n*K + k], PAR consecutive addresses a cycle.
 // ovf: the kernel's sticky bit.
-template <int PAR, int SHIFT, class T, int K, int N, class TB, class CS, class Pipe, class OnWrite>
-void mm_row(const T* arow, const TB* bm, CS& c, Pipe& pipe, const OnWrite& on_write, bool& ovf) {
+template <int PAR, int SHIFT, class T, int K, int N, class TB, class CS, class Pipe, class OnCycle>
+void mm_row(const T* arow, const TB* bm, CS& c, Pipe& pipe, const OnCycle& on_cycle, bool& ovf) {
   typedef typename acc_type<T>::type acc_t;
   const int BC = CS::block;
   static_assert(PAR >= 1 && PAR <= CS::block * K,
@@ -105,10 +106,9 @@ void mm_row(const T* arow, const TB* bm, CS& c, Pipe& pipe, const OnWrite& on_wr
   typename CS::beat_type out, done;
   acc_t acc = 0;
   int n = 0, k = 0;  // the next product: element n of the row, term k
-  for (int t = 0; t < N * K; t += PAR) {
+  for (int t = 0, r = 0; t < N * K; t += PAR, ++r) {
 #pragma HLS pipeline II = 1
     bool has = false;
-    int jb = 0;
     for (int u = 0; u < PAR; ++u) {
 #pragma HLS unroll
       if (t + u >= N * K) break;
@@ -121,23 +121,22 @@ void mm_row(const T* arow, const TB* bm, CS& c, Pipe& pipe, const OnWrite& on_wr
       out.ovf = ovf;
       done = out;
       has = true;
-      jb = n / BC - 1;
     }
     INRARCH_STEP();
     pipe.cycle(c, has, done);
-    if (has) on_write(jb, ovf);
+    on_cycle(r, ovf);
   }
 }
 
 // Writes row i of C from arow and, when `more`, reads row i+1 of A into next (the other
-// half of the double buffer): write step jb also reads beat jb; beats left over after the
-// last write are read at II=1.
+// half of the double buffer): MAC cycle r also reads beat r; beats left over after the
+// last MAC cycle are read at II=1.
 template <int PAR, int SHIFT, class T, int K, int N, class TB, class CS, class Pipe, class AS>
 void mm_write_row_reading(const T arow[K], const TB* bm, CS& c, Pipe& pipe, AS& a, T* next, bool more,
                           bool& ovf) {
-  const int W = N / CS::block, R = K / AS::block;
+  const int MACS = (N * K + PAR - 1) / PAR, R = K / AS::block;
   mm_row<PAR, SHIFT, T, K, N>(arow, bm, c, pipe, mm_next_row<AS, T>{a, next, more}, ovf);
-  for (int kb = W; more && kb < R; ++kb) {
+  for (int kb = MACS; more && kb < R; ++kb) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
     pipe.cycle(c, false, pipe.slot[0]);

@@ -111,12 +111,12 @@ std::vector<int64_t> targets(const std::vector<MmCost>& mms, int64_t lo) {
 }
 
 // The balanced design for `target`, on the search's working copy (a candidate: verified
-// when the hook is on, verify.h): each mm at the least P that meets it, or with `aligned`
-// at the least aligned P from there (more MACs, far fewer registers and LUTs a MAC).
-void apply(Design& d, const std::vector<MmCost>& mms, int64_t target, bool aligned) {
-  for (const MmCost& m : mms) {
-    const int64_t p = m.least_par(target);
-    set_mm_par(d, m.process, aligned ? m.aligned_par(p) : p);
+// when the hook is on, verify.h): each mm at the least P that meets it, or where `rounded`
+// says so, at the least aligned P from there (more MACs, far fewer registers and LUTs a MAC).
+void apply(Design& d, const std::vector<MmCost>& mms, int64_t target, const std::vector<bool>& rounded) {
+  for (size_t i = 0; i < mms.size(); ++i) {
+    const int64_t p = mms[i].least_par(target);
+    set_mm_par(d, mms[i].process, rounded[i] ? mms[i].aligned_par(p) : p);
   }
   if (verify_each()) verify(d, fmt::format("the search's candidate for {} cycles", target));
 }
@@ -128,6 +128,15 @@ Capacity minus(Capacity c, const Usage& r) {
 DsePoint cost(const Design& d, int64_t target, const DseOptions& o, const Capacity& cap) {
   ResourceReport r = estimate_unsized(d, o.arith, cap);
   return {target, 0, r.total, r.fits};
+}
+
+// The largest share of the budget a design takes, over every resource (1: all of one).
+double peak_share(const Usage& u, const Capacity& cap) {
+  auto share = [](int64_t use, int64_t have) {
+    return use <= 0 ? 0.0 : have <= 0 ? HUGE_VAL : double(use) / double(have);
+  };
+  return std::max({share(u.dsp, cap.dsp), share(u.bram18k, cap.bram18k), share(u.uram, cap.uram),
+                   share(u.lut, cap.lut), share(u.ff, cap.ff)});
 }
 
 }  // namespace
@@ -152,18 +161,54 @@ std::vector<int64_t> front_targets(int64_t target, int64_t slowest, int points) 
   return front;
 }
 
-// The fastest target (index into ts) whose balanced design fits; ts.size() if none.
+// Which mms of the balanced design for `target` to round up to aligned lanes, so that it
+// fits; nullopt if no choice does. Every mm rounded first (the aligned engine's registers
+// and LUTs a MAC are far fewer). If that is over the budget and the design with none
+// rounded (the fewest DSPs this target allows) is within it in DSPs, some mix may fit: one
+// mm at a time goes back to its least P, the one that leaves the design's largest share of
+// the budget smallest, until the design fits.
+std::optional<std::vector<bool>> rounding_that_fits(Design& work, const std::vector<MmCost>& mms, int64_t target,
+                                                    const DseOptions& o, const Capacity& cap, DseResult& res) {
+  auto try_rounding = [&](const std::vector<bool>& rounded) {
+    apply(work, mms, target, rounded);
+    ++res.targets_checked;
+    return cost(work, target, o, cap);
+  };
+  std::vector<bool> rounded(mms.size(), true);
+  if (try_rounding(rounded).fits) return rounded;
+  if (try_rounding(std::vector<bool>(mms.size(), false)).use.dsp > cap.dsp) return std::nullopt;
+  for (;;) {
+    std::optional<size_t> best;
+    DsePoint best_point;
+    for (size_t i = 0; i < mms.size(); ++i) {
+      const int64_t p = mms[i].least_par(target);
+      if (!rounded[i] || mms[i].aligned_par(p) == p) continue;
+      rounded[i] = false;
+      const DsePoint pt = try_rounding(rounded);
+      rounded[i] = true;
+      if (!best || (pt.fits && !best_point.fits) ||
+          (pt.fits == best_point.fits && peak_share(pt.use, cap) < peak_share(best_point.use, cap))) {
+        best = i;
+        best_point = pt;
+      }
+    }
+    if (!best) return std::nullopt;
+    rounded[*best] = false;
+    if (best_point.fits) return rounded;
+  }
+}
+
+// The fastest target (index into ts) whose balanced design fits, with res.rounded set to
+// the mms rounded up to aligned lanes; ts.size() if none.
 size_t fastest_fitting(Design& work, const std::vector<MmCost>& mms, const std::vector<int64_t>& ts,
-                       const DseOptions& o, const Capacity& cap, DseResult& res) {
+                       const DseOptions& o, const Capacity& cap, DseResult& res, std::vector<bool>& rounded) {
   for (size_t i = 0; i < ts.size(); ++i) {
-    for (bool aligned : {true, false}) {
-      apply(work, mms, ts[i], aligned);
-      ++res.targets_checked;
-      res.aligned_lanes = aligned;
-      if (cost(work, ts[i], o, cap).fits) return i;
+    if (auto r = rounding_that_fits(work, mms, ts[i], o, cap, res)) {
+      rounded = *r;
+      return i;
     }
   }
-  res.aligned_lanes = false;
+  rounded.assign(mms.size(), false);
   return ts.size();
 }
 
@@ -207,12 +252,17 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
   const Capacity cap = minus(capacity(o.part, o.budget), o.reserve);
   const std::vector<int64_t> ts = targets(mms, lo);
   say(fmt::format("dse: {} mm kernels, {} balanced targets from {} cycles", mms.size(), ts.size(), lo));
-  size_t found = fastest_fitting(work, mms, ts, o, cap, res);
-  if (res.aligned_lanes) say("dse: each mm's MACs rounded up to lanes that divide its K or that K divides");
+  std::vector<bool> rounded;
+  size_t found = fastest_fitting(work, mms, ts, o, cap, res, rounded);
+  for (size_t i = 0; i < mms.size(); ++i)
+    if (rounded[i]) res.aligned_lanes.push_back(mms[i].process);
+  if (!res.aligned_lanes.empty())
+    say(fmt::format("dse: {} of {} mm kernels' MACs rounded up to lanes that divide their K or that K divides",
+                    res.aligned_lanes.size(), mms.size()));
   res.fits = found < ts.size();
   const int64_t target = res.fits ? ts[found] : slowest;
   for (int64_t t : front_targets(target, slowest, o.front_points)) {
-    apply(work, mms, t, res.aligned_lanes);
+    apply(work, mms, t, rounded);
     DsePoint pt = cost(work, t, o, cap);
     pt.latency = peak_latency(work);
     ++res.evaluations;
@@ -220,7 +270,7 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
     say(fmt::format("dse: target {} cycles: latency {}, {} DSP{}", t, pt.latency, pt.use.dsp,
                     pt.fits ? "" : " (over budget)"));
   }
-  apply(work, mms, target, res.aligned_lanes);
+  apply(work, mms, target, rounded);
   for (const MmCost& m : mms) res.choice.mm_par.emplace_back(m.process, work.processes[m.process].mm_par);
   res.chosen = res.front.front();
   if (!res.fits)

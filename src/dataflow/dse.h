@@ -53,7 +53,7 @@ struct DseResult {
   std::vector<DsePoint> front;   // evaluated designs, fastest target first (chosen included)
   int64_t slowest_other = 0;     // cycles of the slowest non-mm process: T's lower limit
   int64_t targets_checked = 0;   // balanced designs costed
-  bool aligned_lanes = false;    // each mm's P rounded up to lanes aligned with its K
+  std::vector<ProcessId> aligned_lanes;  // the mms whose P was rounded up to lanes aligned with K
   int64_t evaluations = 0;       // event-graph resolves
   bool fits = false;             // false: even P = 1 everywhere is over the budget
   std::string over;              // then: the first resource over it

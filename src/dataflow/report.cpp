@@ -186,6 +186,8 @@ json floor_json(const Floor& f) {
 }
 
 json dse_json(const DseResult& r, const Design& searched) {
+  json aligned = json::array();
+  for (ProcessId p : r.aligned_lanes) aligned.push_back(searched.processes.at(p).name);
   json front = json::array();
   for (const DsePoint& p : r.front) {
     json j = usage_json(p.use);
@@ -199,7 +201,7 @@ json dse_json(const DseResult& r, const Design& searched) {
           {"evaluations", r.evaluations},
           {"slowest_other_cycles", r.slowest_other},
           {"target_cycles", r.chosen.target_cycles},
-          {"aligned_lanes", r.aligned_lanes},
+          {"aligned_lanes", aligned},
           {"fits", r.fits},
           {"over", r.over.empty() ? json(nullptr) : json(r.over)},
           {"fabric_elementwise_mul", r.choice.fabric_elementwise_mul},

@@ -89,7 +89,7 @@ struct Utilisation {
 Utilisation utilisation(const Usage& total, const Part& part);
 
 // {"seconds", "targets_checked", "evaluations", "slowest_other_cycles", "target_cycles",
-//  "aligned_lanes", "fits", "over", "mm_par": {kernel: P}, "front": [{target_cycles, latency_cycles, dsp,
+//  "aligned_lanes": [kernel], "fits", "over", "mm_par": {kernel: P}, "front": [{target_cycles, latency_cycles, dsp,
 //  bram18k, uram, lut, ff, fits}]}; `searched` is the design r was computed on (its
 //  processes name the choice).
 nlohmann::json dse_json(const DseResult& r, const Design& searched);

@@ -1,5 +1,7 @@
 // The parallelism search: budgets that bind, balance (no P a kernel cannot use), and
 // determinism.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "autodiff/models.h"
@@ -57,7 +59,8 @@ TEST(Dse, EveryKernelGetsTheLeastParallelismForTheTarget) {
     // behind the target: none wasted.
     const int64_t par = proc.mm_par, K = mm_inner(proc);
     int64_t less = par - 1;
-    while (r.aligned_lanes && less > 0 && !mm_lanes_aligned(less, K)) --less;
+    const bool rounded = std::find(r.aligned_lanes.begin(), r.aligned_lanes.end(), pid) != r.aligned_lanes.end();
+    while (rounded && less > 0 && !mm_lanes_aligned(less, K)) --less;
     if (less == 0) continue;
     set_mm_par(chosen, pid, less);
     EXPECT_GT(own_cycles(chosen, pid), target) << proc.name;
@@ -90,6 +93,38 @@ TEST(Dse, TightBudgetGivesASlowerDesignWithinIt) {
   for (const auto& [pid, par] : none.choice.mm_par) EXPECT_EQ(par, 1) << d.processes[pid].name;
 }
 
+// Where every mm rounded up to aligned lanes is over the DSP budget, the search leaves some
+// at their least P (the prefix engine) and rounds the rest: the design fits, and rounding
+// the others up too would put it over.
+TEST(Dse, MixesRoundedAndLeastLanesWhereAllRoundedIsOver) {
+  Design d = insp(1, 8, 64);
+  const char* budget = "dsp=0.12";
+  DseResult r = search_parallelism(d, options(budget));
+  ASSERT_TRUE(r.fits);
+  Design chosen = with_par(d, r.choice);
+  int rounded = 0, least = 0;
+  for (size_t p = 0; p < chosen.processes.size(); ++p) {
+    Process& proc = chosen.processes[p];
+    if (proc.kind != Kind::Mm) continue;
+    const int64_t K = mm_inner(proc);
+    if (std::find(r.aligned_lanes.begin(), r.aligned_lanes.end(), ProcessId(p)) != r.aligned_lanes.end()) {
+      EXPECT_TRUE(mm_lanes_aligned(proc.mm_lanes, K)) << proc.name;
+      ++rounded;
+      continue;
+    }
+    int64_t up = proc.mm_par;
+    while (up < proc.mm_par * 4 && !mm_lanes_aligned(up, K)) ++up;
+    if (up == proc.mm_par) continue;
+    ++least;
+    set_mm_par(chosen, ProcessId(p), up);
+  }
+  const Capacity cap = capacity(find_part("u50"), parse_budget(budget));
+  EXPECT_LE(r.chosen.use.dsp, cap.dsp);
+  EXPECT_GT(rounded, 0);
+  EXPECT_GT(least, 0);
+  EXPECT_FALSE(estimate_unsized(chosen, Arith{}, cap).fits);
+}
+
 TEST(Dse, FrontIsEvaluatedOnTheEventGraphAndSlowsDown) {
   Design d = insp(1, 8, 64);
   DseResult r = search_parallelism(d, options(""));
@@ -99,8 +134,13 @@ TEST(Dse, FrontIsEvaluatedOnTheEventGraphAndSlowsDown) {
     EXPECT_GT(r.front[i].target_cycles, r.front[i - 1].target_cycles);
     EXPECT_LE(r.front[i].use.dsp, r.front[i - 1].use.dsp);
   }
-  // The slowest point is every mm at P = 1: the design as lowered with mm_par 1.
-  EXPECT_EQ(r.front.back().use.dsp % 4, 0);
+  // The slowest point is every mm at P = 1.
+  Design one = d;
+  one.options.fabric_elementwise_mul = r.choice.fabric_elementwise_mul;
+  for (size_t p = 0; p < one.processes.size(); ++p)
+    if (has_macs(one.processes[p].kind)) set_mm_par(one, ProcessId(p), 1);
+  const Capacity cap = capacity(find_part("u50"), parse_budget(""));
+  EXPECT_EQ(r.front.back().use.dsp, estimate_unsized(one, Arith{}, cap).total.dsp);
   EXPECT_GT(r.front.back().latency, 4 * r.front.front().latency);
 }
 

@@ -22,16 +22,17 @@
 //              product is ceil((j+1)*bC*K/L) cycles into the row (MmCadence) and beat j is
 //              written D cycles after it (the write's own step, or merged into the step of
 //              that cycle); after the last MAC cycle the pipeline drains (write-only steps).
-//              The A row is double-buffered: the row's first MAC cycles each also read a
-//              beat of row i+1 (beat r in MAC cycle r+1), and the beats of row i+1 left
-//              after the row's last MAC cycle are read at II=1 (the pipeline keeps writing
-//              meanwhile), so a row takes max(ceil(N*K/L), K/bA) cycles. A constant A: no
-//              reads. Buffer: B (when streamed) and two rows of A: a MAC cycle registers
+//              The A row is double-buffered: the row's C MAC cycles also read S =
+//              min(K/bA, C) beats of row i+1, spread evenly (beat r in MAC cycle
+//              ceil((r+1)*C/S), so the row asks A at the pace it uses it), and the beats
+//              of row i+1 left after the row's last MAC cycle are read at II=1 (the
+//              pipeline keeps writing meanwhile): a row takes max(C, K/bA) cycles. A
+//              constant A: no reads. Buffer: B (when streamed) and two rows of A: a MAC cycle registers
 //              its operands, so the pipeline holds no row longer than D = 0 would.
 //              Example (tests/dataflow/schedule_mm_test.cpp): C[3,5] = A[3,4] B[4,5],
 //              L=3, D=13, a word a beat: B read at cycles 1..20, A row 0 at 21..24, row 0's
-//              MAC cycles 25..31 (25..28 also read row 1), beats 0..4 done at 26, 27, 28,
-//              30, 31 and written at 39, 40, 41, 43, 44.
+//              MAC cycles 25..31 (26, 28, 30, 31 also read row 1), beats 0..4 done at 26,
+//              27, 28, 30, 31 and written at 39, 40, 41, 43, 44.
 //   mm_reduce  C[K,N] = Σ_r A[r,:]ᵀ B[r,:] (A [R,K], B [R,N]: the inner dim is the rows)
 //              with L = mm_lanes MACs (min(mm_par, K*N)), K*N accumulators. S = max(K/bA,
 //              N/bB) read steps a row (step j reads beat j of the A row and of the B row,

@@ -31,6 +31,8 @@ class Timeline {
     b_.steps(count - 1, 1, std::span<const FifoOp>(&op, 1));
     now_ = first + count - 1;
   }
+  // A read step at cycle t (after every step emitted so far).
+  void read(int64_t t, FifoOp op) { at(t, std::span<const FifoOp>(&op, 1)); }
   // The MAC cycle that takes a beat's last product, with the read it performs (if any).
   void mac(int64_t t, const FifoOp* read) {
     due_.push_back(t + depth_);
@@ -102,26 +104,27 @@ Program schedule_mm(const Design& d, const Process& p) {
     tl.reads(t + 1, reads, rd(a.stream));
     t += reads;
   }
-  // Row i's MAC cycles are t+1 .. t+done(writes); with A streamed, its first MAC cycles read
-  // row i+1, a beat a cycle (double buffer), and what is left of row i+1 follows at II=1.
+  // Row i's MAC cycles are t+1 .. t+done(writes). With A streamed they read row i+1 (double
+  // buffer), spread evenly: S = min(reads, row_cycles) of its beats, beat r in the row's MAC
+  // cycle ceil((r+1) * row_cycles / S), so the row asks A at the pace it uses it; the rest of
+  // row i+1 (reads - S beats) follows at II=1.
   const FifoOp next = a.stream >= 0 ? rd(a.stream) : FifoOp{};
   const int64_t row_cycles = cad.done(writes);
   for (int64_t i = 0; i < M; ++i) {
-    const int64_t overlap = a.stream >= 0 && i + 1 < M ? std::min(reads, row_cycles) : 0;
-    int64_t read = 0;  // beats of row i+1 read so far
+    const int64_t spread = a.stream >= 0 && i + 1 < M ? std::min(reads, row_cycles) : 0;
+    auto read_cycle = [&](int64_t r) { return ((r + 1) * row_cycles + spread - 1) / spread; };
+    int64_t r = 0;  // the next beat of row i+1
     for (int64_t j = 0; j < writes; ++j) {
       const int64_t mac = cad.done(j + 1);  // its cycle in the row, from 1
-      const int64_t before = std::min(overlap, mac - 1) - read;
-      if (before > 0) tl.reads(t + 1 + read, before, next);
-      read += std::max<int64_t>(before, 0);
-      const bool reads_too = read < overlap;
-      read += reads_too;
+      for (; r < spread && read_cycle(r) < mac; ++r) tl.read(t + read_cycle(r), next);
+      const bool reads_too = r < spread && read_cycle(r) == mac;
+      r += reads_too;
       tl.mac(t + mac, reads_too ? &next : nullptr);
     }
     t += row_cycles;
     if (a.stream >= 0 && i + 1 < M) {
-      tl.reads(t + 1, reads - overlap, next);
-      t += reads - overlap;
+      tl.reads(t + 1, reads - spread, next);
+      t += reads - spread;
     }
   }
   return tl.finish();

@@ -3,8 +3,9 @@
 // a streamed B), on inrarch_mm_engine's L MACs, D pipeline stages. Schedule (schedule.h,
 // MmCadence), once `go` (B is there): read the K/BA beats of A row 0 (II = 1); then per row,
 // C = ceil(N*K/L) MAC cycles, beat j's last product taken ceil((j+1)*BC*K/L) cycles into the
-// row. Each MAC cycle reads a beat of the next A row while some are left to read (waiting
-// for it); beats of the next row left after the row's last MAC cycle are read at II = 1.
+// row. The row's MAC cycles read S = min(K/BA, C) beats of the next A row, spread evenly:
+// beat r in MAC cycle ceil((r+1)*C/S) (waiting for it), so the row asks A at the pace it
+// uses it; beats of the next row left after the row's last MAC cycle are read at II = 1.
 // Beat j is written D cycles after its MAC cycle (waiting for room). A cycle is one
 // step: it fires (`tick`) when all of its reads and its write can; else every register
 // holds, the engine's pipeline too.
@@ -45,6 +46,7 @@ module inrarch_mm_stream_a #(
 );
   localparam int READS = K / BA, R = L % K;
   localparam int KW = $clog2(K + 1), MW = $clog2(M + 1);
+  localparam int C = (N * K + L - 1) / L, S = READS < C ? READS : C, SW = C > 1 ? $clog2(C) : 1;
   localparam logic [1:0] FIRST_ROW = 2'd0, ROW = 2'd1, TAIL = 2'd2, DONE = 2'd3;
 
   logic [K*W-1:0] h0, h1;        // two rows of A: the one in use (`cur`) and the next
@@ -52,6 +54,8 @@ module inrarch_mm_stream_a #(
   logic [1:0] phase;
   logic [MW-1:0] i;              // the row
   logic [KW-1:0] ra;             // the next row's beats read (in a row's MAC cycles, then its tail)
+  logic [SW-1:0] spread;         // c*S mod C after MAC cycle c of the row
+  logic spread_wraps;            // spread + S >= C: MAC cycle c + 1 reads (a register)
   logic row_end, wr, read_phase, tick, beat_ovf;
   logic last_row;                // i = M - 1: a register, so the step need not compare
   logic mac, need_r;             // phase = ROW; the step reads A: registers, set with the step
@@ -133,6 +137,27 @@ module inrarch_mm_stream_a #(
     end
   end
 
+  // The even spread of the next row's reads (Bresenham): after MAC cycle c, spread = c*S mod
+  // C, and cycle c + 1 reads when spread + S >= C. Both next values come from registers with
+  // one compare or add each: spread + S - C or spread + S, and whether that plus S reaches C.
+  // A row's last cycle leaves spread at C*S mod C = 0, so no row start resets it.
+  logic [SW-1:0] spread_f;
+  logic spread_f_wraps;
+  assign spread_f = spread_wraps ? SW'(32'(spread) + S - C) : SW'(32'(spread) + S);
+  localparam int REACH_W = 2 * C - 2 * S, REACH = C - 2 * S;  // spread's bounds after a wrap, or not
+  logic reach_w, reach;
+  if (REACH_W <= 0) begin : g_always_w
+    assign reach_w = 1'b1;
+  end else begin : g_cmp_w
+    assign reach_w = 32'(spread) >= 32'(REACH_W);
+  end
+  if (REACH <= 0) begin : g_always
+    assign reach = 1'b1;
+  end else begin : g_cmp
+    assign reach = 32'(spread) >= 32'(REACH);
+  end
+  assign spread_f_wraps = spread_wraps ? reach_w : reach;
+
   always_ff @(posedge clk) begin
     if (rst) begin
       sticky <= 1'b0;
@@ -140,6 +165,8 @@ module inrarch_mm_stream_a #(
       cur <= 1'b0;
       i <= '0;
       ra <= '0;
+      spread <= '0;
+      spread_wraps <= S >= C;
       last_row <= M == 1;
       mac <= 1'b0;
       need_r <= 1'b1;
@@ -149,7 +176,9 @@ module inrarch_mm_stream_a #(
         {phase, i, ra} <= {phase_f, i_f, ra_f};
         {cur, last_row} <= {cur_f, last_row_f};
         mac <= phase_f == ROW;
-        need_r <= phase_f == FIRST_ROW || phase_f == TAIL || (phase_f == ROW && !last_row_f && ra_f != KW'(READS));
+        need_r <= phase_f == FIRST_ROW || phase_f == TAIL ||
+                  (phase_f == ROW && !last_row_f && (mac ? spread_f_wraps : spread_wraps));
+        if (mac) {spread, spread_wraps} <= {spread_f, spread_f_wraps};
       end
     end
   end

@@ -5,8 +5,9 @@
 // and nothing is read). Then for each row i write the N/bC beats of row i of C, the PAR
 // MACs taking the row's products in order, PAR a cycle (mm_row: beat j at
 // ceil((j+1)·bC·K/PAR) cycles into the row), while reading row i+1 of A into the other
-// half of a double buffer: the row's MAC cycle r also reads beat r, the beats left after
-// its last MAC cycle follow at II=1. Beat j is written DEPTH cycles after its MAC cycle (Process::mm_depth, the RTL
+// half of a double buffer: the row's C MAC cycles read S = min(K/bA, C) of its beats, spread
+// evenly (beat r in MAC cycle ceil((r+1)·C/S), counted from 1), the beats left after its
+// last MAC cycle at II=1. Beat j is written DEPTH cycles after its MAC cycle (Process::mm_depth, the RTL
 // engine's pipeline; mm_pipe below), so a cycle's step may write an older beat and read; after
 // the last row DEPTH cycles drain the pipeline. SHIFT (power-of-two scaling, scaled.h) moves
 // the wide accumulator to the output's exponent before the one rounding to T.
@@ -71,18 +72,26 @@ struct mm_pipe {
   }
 };
 
-// What happens in the row's MAC cycle r (from 0): nothing (a constant A), or the read of
-// beat r of the next A row into the other half of the double buffer.
+// What happens in each MAC cycle of a row: nothing (a constant A), or the next A row's
+// reads, S = min(R, MACS) of its R beats spread over the row's MACS cycles: the cycle
+// reads when `acc` (c·S mod MACS after cycle c) wraps, so beat r comes in cycle
+// ceil((r+1)·MACS/S) and `kb` beats are read when the row ends.
 struct mm_no_read {
-  void operator()(int, bool&) const {}
+  void operator()(bool&) {}
 };
-template <class AS, class T>
+template <class AS, class T, int MACS>
 struct mm_next_row {
+  static const int R = AS::shape_type::dim(1) / AS::block, S = R < MACS ? R : MACS;
   AS& a;
   T* next;
   bool more;
-  void operator()(int r, bool& ovf) const {
-    if (more && r < AS::shape_type::dim(1) / AS::block) mm_read_beat(a, next, r, ovf);
+  int acc = 0, kb = 0;
+  void operator()(bool& ovf) {
+    if (!more) return;
+    acc += S;
+    if (acc < MACS) return;
+    acc -= MACS;
+    mm_read_beat(a, next, kb++, ovf);
   }
 };
 
@@ -92,13 +101,13 @@ struct mm_next_row {
 // it goes into `pipe` then, to be written DEPTH cycles later; no MAC idles at the end of a
 // dot product when PAR does not divide K. The beat's flag is the sticky bit at its last
 // fit: the reads before this cycle's and the fits so far. `on_cycle` runs after each MAC
-// cycle's products, with the cycle's index in the row. Each element still sums its K products in order, then rounds once; at most
+// cycle's products. Each element still sums its K products in order, then rounds once; at most
 // one beat completes a cycle: PAR is the design's stored lane count (Process::mm_lanes,
 // at most BC*K by the lane rule of dataflow/attributes.h), so the kernel caps nothing. B is
 // column-major: element n's products read bm[n*K + k], PAR consecutive addresses a cycle.
 // ovf: the kernel's sticky bit.
 template <int PAR, int SHIFT, class T, int K, int N, class TB, class CS, class Pipe, class OnCycle>
-void mm_row(const T* arow, const TB* bm, CS& c, Pipe& pipe, const OnCycle& on_cycle, bool& ovf) {
+void mm_row(const T* arow, const TB* bm, CS& c, Pipe& pipe, OnCycle& on_cycle, bool& ovf) {
   typedef typename acc_type<T>::type acc_t;
   const int BC = CS::block;
   static_assert(PAR >= 1 && PAR <= CS::block * K,
@@ -106,7 +115,7 @@ void mm_row(const T* arow, const TB* bm, CS& c, Pipe& pipe, const OnCycle& on_cy
   typename CS::beat_type out, done;
   acc_t acc = 0;
   int n = 0, k = 0;  // the next product: element n of the row, term k
-  for (int t = 0, r = 0; t < N * K; t += PAR, ++r) {
+  for (int t = 0; t < N * K; t += PAR) {
 #pragma HLS pipeline II = 1
     bool has = false;
     for (int u = 0; u < PAR; ++u) {
@@ -124,19 +133,20 @@ void mm_row(const T* arow, const TB* bm, CS& c, Pipe& pipe, const OnCycle& on_cy
     }
     INRARCH_STEP();
     pipe.cycle(c, has, done);
-    on_cycle(r, ovf);
+    on_cycle(ovf);
   }
 }
 
 // Writes row i of C from arow and, when `more`, reads row i+1 of A into next (the other
-// half of the double buffer): MAC cycle r also reads beat r; beats left over after the
-// last MAC cycle are read at II=1.
+// half of the double buffer): its MAC cycles read beats spread evenly (mm_next_row); beats
+// left over after the last MAC cycle are read at II=1.
 template <int PAR, int SHIFT, class T, int K, int N, class TB, class CS, class Pipe, class AS>
 void mm_write_row_reading(const T arow[K], const TB* bm, CS& c, Pipe& pipe, AS& a, T* next, bool more,
                           bool& ovf) {
   const int MACS = (N * K + PAR - 1) / PAR, R = K / AS::block;
-  mm_row<PAR, SHIFT, T, K, N>(arow, bm, c, pipe, mm_next_row<AS, T>{a, next, more}, ovf);
-  for (int kb = MACS; more && kb < R; ++kb) {
+  mm_next_row<AS, T, MACS> reads{a, next, more};
+  mm_row<PAR, SHIFT, T, K, N>(arow, bm, c, pipe, reads, ovf);
+  for (int kb = reads.kb; more && kb < R; ++kb) {
 #pragma HLS pipeline II = 1
     INRARCH_STEP();
     pipe.cycle(c, false, pipe.slot[0]);
@@ -247,7 +257,8 @@ void mm_rom_a(const T a_rom[M * K], array_stream<T, shape<K, N>, BB>& b,
   bool ovf = false;
   mm_read_b(b, bm, ovf);
   mm_pipe<typename array_stream<T, shape<M, N>, BC>::beat_type, DEPTH> pipe;
-  for (int i = 0; i < M; ++i) mm_row<PAR, SHIFT, T, K, N>(a_rom + i * K, bm, c, pipe, mm_no_read(), ovf);
+  mm_no_read none;
+  for (int i = 0; i < M; ++i) mm_row<PAR, SHIFT, T, K, N>(a_rom + i * K, bm, c, pipe, none, ovf);
   pipe.drain(c);
   flag = ovf;
 }

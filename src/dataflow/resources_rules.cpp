@@ -28,11 +28,11 @@ int64_t sqrt_ffs(int64_t w) { return w * w + 10 * w; }
 int64_t div_luts(int64_t w) { return w * w + 6 * w; }
 int64_t div_ffs(int64_t w) { return 11 * w * w / 4 + 15 * w; }
 // The pipelined sine-table lane (inrarch_lane_sin, its table in a block RAM), the lane module
-// alone in Yosys: 714 LUT, 1,175 FF at w = 32; 572 LUT, 938 FF at w = 16; 8 and 5 DSP48E2,
-// tdsp's tiles exactly, and one RAMB36E2. Most of it does not scale with w: the phase's
-// carry-save vectors are F + 66 bits, the interpolation's 56.
-int64_t sine_luts(int64_t w) { return 9 * w + 426; }
-int64_t sine_ffs(int64_t w) { return 15 * w + 695; }
+// alone in Yosys: 794 LUT, 1,169 FF at w = 32; 712, 1,012 at w = 24; 652, 932 at w = 16; 7, 5
+// and 4 DSP48E2, sdsp's tiles exactly, and one RAMB36E2. Most of it does not scale with w:
+// the phase's carry-save vectors are F + 66 bits, the interpolation's 56.
+int64_t sine_luts(int64_t w) { return 9 * w + 508; }
+int64_t sine_ffs(int64_t w) { return 15 * w + 692; }
 // The pipelined exp2/log1p-table lanes (inrarch_lane_explog), likewise, the lane module alone
 // at fixed<32,10> and fixed<16,6> (docs/rtl.md "Pipelined lanes"): exp 891 / 708 LUT, 1,480 /
 // 1,218 FF, 8 / 5 DSP48E2; log 438 / 350 LUT, 903 / 649 FF, 2 DSP48E2; tanh, its 32-stage
@@ -121,13 +121,17 @@ namespace detail {
 
 // The cost of one lane is elementwise.def's row. Transcendentals are a table lookup plus
 // linear interpolation (the HLS kernel library's fixed_math.h / fixed_exp_log.h): the
-// argument scaling is a W x 64-bit product, the interpolation a 33 x 20-bit one (`tdsp`),
+// argument scaling is a W x 64-bit product, the interpolation a 33 x 20-bit one (`tdsp`;
+// sin and cos one DSP, `sdsp`),
 // and each lane reads two neighbouring entries of its own 1025-word table (one dual-port
 // bank). LUT/FF are per lane, fitted to Yosys (elementwise.def).
 LaneCost lane_cost(ir::Op op, const Arith& a, bool fabric_mul) {
   const int64_t w = a.bits;
   if (op == ir::Op::Mul && fabric_mul) return {0, fabric_multiply_luts(a), fabric_multiply_ffs(a), 0, 0};
   const int64_t tdsp = dsp_for_product(w, 64) + dsp_for_product(33, 20);
+  // sin/cos: the slope between neighbouring quarter-wave entries fits 23 bits, so the
+  // interpolation is one DSP48E2 (its low 17 bits) and three masked adds (inrarch_lane_sin).
+  const int64_t sdsp = dsp_for_product(w, 64) + 1;
 #define ELEMENTWISE(Name, code, lane, functor, dsp, lut, ff, table_words, table_width, depth) \
   if (op == ir::Op::Name) return {dsp, lut, ff, table_words, table_width};
 #include "dataflow/elementwise.def"

@@ -74,6 +74,13 @@ TEST(RtlKernels, SineTableIsTheLibrarys) {
   EXPECT_EQ(t.back(), 0x80000000u);
   const std::string lane = hls::hls_test::read_file(detail::library_dir() / "inrarch_lane_sin.sv");
   EXPECT_NE(lane.find("LAST = 32'h8000_0000"), std::string::npos);
+  // The lane keeps the slope between neighbouring entries in 23 bits, signed: every
+  // difference is below 2^22 (the largest, at 0, is sin(π/2048) · 2^31 ≈ 3.29 · 10^6).
+  int64_t steepest = 0;
+  for (size_t i = 0; i + 1 < t.size(); ++i) steepest = std::max(steepest, std::abs(int64_t(t[i + 1]) - int64_t(t[i])));
+  EXPECT_EQ(steepest, int64_t(t[1]) - int64_t(t[0]));
+  EXPECT_LT(steepest, int64_t(1) << 22);
+  EXPECT_NE(lane.find("logic signed [22:0] dy;"), std::string::npos);
 }
 
 // The product that saturates on purpose sets the top's flag of out_sat and of no other
@@ -273,6 +280,31 @@ TEST(RtlKernels, ProductsAtEveryDspSplit) {
   dataflow::LowerOptions lo;
   lo.block = 2;
   expect_products_exact_at(two_products("dsp_splits", 9), lo, {"fixed<32,10>", "fixed<24,10>", "fixed<16,6>"}, 7);
+}
+
+// The table lanes' argument product at each tile split of inrarch_mul_const_csa (6 DSPs at
+// fixed<32,10>, 4 at fixed<24,10>, 3 at fixed<16,6>) and the sine lane's one-DSP slope: sin
+// (to ~30 rad), cos, exp and tanh bit-exact with the C simulation under stalls, and
+// cycle-exact.
+TEST(RtlKernels, TableLanesAtEveryTileSplit) {
+  INRARCH_NEED_TOOL("verilator");
+  ir::Bundle b{ir::Graph("tiles"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  const ir::Shape s{8, 6};
+  ir::NodeId x = g.input("x", s);
+  g.add_output("sin", g.unary(Op::Sin, g.binary(Op::Mul, x, g.constant(30.0, s))));
+  g.add_output("cos", g.unary(Op::Cos, x));
+  g.add_output("exp", g.unary(Op::Exp, x));
+  g.add_output("tanh", g.unary(Op::Tanh, g.binary(Op::Mul, x, g.constant(3.0, s))));
+  hls::hls_test::fill_bundle(b, 17);
+  for (const char* type : {"fixed<32,10>", "fixed<24,10>", "fixed<16,6>"}) {
+    SCOPED_TRACE(type);
+    hls::HlsOptions ho;
+    ho.type = hls::parse_number_type(type);
+    rtl_test::Case c = rtl_test::emit_case(b, std::string("tiles_") + std::string(type).substr(6, 2), 1, ho);
+    EXPECT_NE(hls::hls_test::read_file(c.dir / "rtl" / "inrarch_top.sv").find(".OP(6)"), std::string::npos);
+    rtl_test::expect_exact(c);
+  }
 }
 
 // A custom process (an explicit step list, as the dataflow tests build by hand) has no

@@ -11,14 +11,14 @@
 // those of the operand of 17 fires ago, and the kernel's result register makes D = 18
 // (elementwise.def). A deeper D delays the result by the difference.
 //    1 operand           2 the input fit's flags    3 x, its true value in T
-//    4 x · K's 27 x 18 tiles (6 DSPs; 3 at W <= 18), K = round(2^65/π) in 26-bit chunks
+//    4 x · K's 27 x 18 tiles (inrarch_mul_const_csa: 3 DSPs at W <= 18, 4 at W <= 27, 6), K = round(2^65/π)
 //    5 two carry-save levels over the tiles   6 the third: two vectors
 //    7 their sum's low bits' carry, in two halves (each for both carries in), and the
 //      32 phase bits for both carries      8 the phase, and a quarter turn for cos
 //    9 the quadrant folded: the table index, the next one and the interpolation bits
 //   10 the two entries (a block RAM's registered read)   11 entry 1024, 1.0, where indexed
 //   12 the slope y1 - y0 and y0, negated in the lower half-turn
-//   13 the slope times the interpolation bits (2 DSPs)   14 one carry-save level
+//   13 the slope times the interpolation bits (1 DSP, the top 3 bits in LUTs)   14 two carry-save levels
 //   15 the sum's low 28 bits and carry   16 the rest: ±(y0 · 2^20 + slope)
 //   17 the output fit's flags, on the value floored into T and shifted by EO
 // Bits that only pass on are registers marked `keep`: as chains of plain flip-flops Yosys
@@ -126,31 +126,39 @@ module inrarch_lane_sin #(
     end
 
   // 12: the slope and y0, both negated in the lower half-turn, so that the sum is ±raw.
-  logic signed [32:0] dy, y0n;
+  logic signed [22:0] dy;  // 23 bits suffice (13, below)
+  logic signed [32:0] y0n;
   logic [19:0] lo12;
   always_ff @(posedge clk)
     if (en) begin
       // One carry chain each (the operands swapped, y0 ^ neg + neg), not two and a select.
-      dy  <= $signed({1'b0, neg11 ? y0 : y1}) - $signed({1'b0, neg11 ? y1 : y0});
+      dy  <= 23'($signed({1'b0, neg11 ? y0 : y1}) - $signed({1'b0, neg11 ? y1 : y0}));
       y0n <= $signed({1'b0, y0} ^ {33{neg11}}) + $signed({32'd0, neg11});
     end
-  // 13: dy · lo in two tiles (dy's low 17 bits unsigned, its high 16 signed).
-  logic [36:0] m_lo;
-  logic signed [36:0] m_hi;
+  // 13: dy · lo. Neighbouring entries differ by less than 2^22 (sin's slope is at most 1: by
+  // (π/2) / 1024 · 2^31 < 3.3 · 10^6, a test checks the table), so dy is 23 bits signed: dy ·
+  // lo's low 17 bits is one DSP48E2 (27 x 18); dy · its top 3 bits is two masked terms in
+  // LUTs, bits 17 and 18 summed here (one carry chain), bit 19's alone.
+  logic signed [40:0] m_lo;
+  logic signed [24:0] m_01, m_2;
   logic signed [32:0] y0n13;
   always_ff @(posedge clk)
     if (en) begin
-      m_lo <= 37'({1'b0, dy[16:0]} * {1'b0, lo12});
-      m_hi <= 37'($signed(dy[32:17]) * $signed({1'b0, lo12}));
+      m_lo <= dy * $signed({1'b0, lo12[16:0]});
+      m_01 <= (lo12[17] ? 25'(dy) : 25'd0) + (lo12[18] ? 25'(dy) << 1 : 25'd0);
+      m_2  <= lo12[19] ? 25'(dy) << 2 : 25'd0;
     end
   (* keep *) always_ff @(posedge clk) if (en) {lo12, y0n13} <= {lo11, y0n};
 
-  // 14-16: raw = y0n · 2^20 + m_lo + m_hi · 2^17 (|raw| < 2^52), one carry-save level, then
-  // the sum in two halves.
+  // 14-16: raw = y0n · 2^20 + m_lo + (m_01 + m_2) · 2^17 (|raw| < 2^52), two carry-save
+  // levels, then the sum in two halves.
   localparam int RW = 56, RL = 28;
-  logic [RW-1:0] rs, rc, ta, tb, tc;
-  assign {ta, tb, tc} = {RW'(y0n13) << 20, RW'(m_lo), RW'(m_hi) << 17};
-  always_ff @(posedge clk) if (en) {rs, rc} <= {ta ^ tb ^ tc, ((ta & tb) | (ta & tc) | (tb & tc)) << 1};
+  function automatic logic [2*RW-1:0] csa(input logic [RW-1:0] t0, input logic [RW-1:0] t1, input logic [RW-1:0] t2);
+    csa = {t0 ^ t1 ^ t2, ((t0 & t1) | (t0 & t2) | (t1 & t2)) << 1};
+  endfunction
+  logic [RW-1:0] rs, rc, ss, sc;
+  assign {ss, sc} = csa(RW'(y0n13) << 20, RW'(m_lo), RW'(m_01) << 17);
+  always_ff @(posedge clk) if (en) {rs, rc} <= csa(ss, sc, RW'(m_2) << 17);
   logic [RL:0] r_lo;
   logic [RW-RL-1:0] rs_hi, rc_hi;
   always_ff @(posedge clk) if (en) r_lo <= {1'b0, rs[RL-1:0]} + {1'b0, rc[RL-1:0]};

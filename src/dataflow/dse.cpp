@@ -212,6 +212,27 @@ size_t fastest_fitting(Design& work, const std::vector<MmCost>& mms, const std::
   return ts.size();
 }
 
+// A mix of rounded and least MACs fits a faster target than every mm rounded, but the
+// prefix engine's lanes may still run slower on the event graph: the first target where
+// every mm rounded fits is taken instead when its latency is lower.
+size_t rounded_if_faster(Design& work, const std::vector<MmCost>& mms, const std::vector<int64_t>& ts, size_t found,
+                         const DseOptions& o, const Capacity& cap, DseResult& res, std::vector<bool>& rounded) {
+  const std::vector<bool> all(mms.size(), true);
+  if (found >= ts.size() || rounded == all) return found;
+  for (size_t i = found + 1; i < ts.size(); ++i) {
+    apply(work, mms, ts[i], all);
+    ++res.targets_checked;
+    if (!cost(work, ts[i], o, cap).fits) continue;
+    const int64_t all_latency = peak_latency(work);
+    apply(work, mms, ts[found], rounded);
+    res.evaluations += 2;
+    if (all_latency < 0 || all_latency >= peak_latency(work)) return found;
+    rounded = all;
+    return i;
+  }
+  return found;
+}
+
 }  // namespace
 
 bool prefer_fabric_mul(const Design& d, const DseOptions& o) {
@@ -254,6 +275,7 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
   say(fmt::format("dse: {} mm kernels, {} balanced targets from {} cycles", mms.size(), ts.size(), lo));
   std::vector<bool> rounded;
   size_t found = fastest_fitting(work, mms, ts, o, cap, res, rounded);
+  found = rounded_if_faster(work, mms, ts, found, o, cap, res, rounded);
   for (size_t i = 0; i < mms.size(); ++i)
     if (rounded[i]) res.aligned_lanes.push_back(mms[i].process);
   if (!res.aligned_lanes.empty())

@@ -54,6 +54,7 @@ module inrarch_mm_stream_a #(
   logic [1:0] phase;
   logic [MW-1:0] i;              // the row
   logic [KW-1:0] ra;             // the next row's beats read (in a row's MAC cycles, then its tail)
+  logic ra_last, ra_full;        // ra = READS - 1, ra = READS: registers, so the step need not compare
   logic [SW-1:0] spread;         // c*S mod C after MAC cycle c of the row
   logic spread_wraps;            // spread + S >= C: MAC cycle c + 1 reads (a register)
   logic row_end, wr, read_phase, tick, beat_ovf;
@@ -108,13 +109,15 @@ module inrarch_mm_stream_a #(
   logic [1:0] phase_f;
   logic [MW-1:0] i_f;
   logic [KW-1:0] ra_f;
-  logic cur_f, last_row_f;
+  logic cur_f, last_row_f, ra_last_f, ra_full_f, ra_prev;
+  assign ra_prev = READS >= 2 && ra == KW'(READS - 2);  // the next read makes ra = READS - 1
   always_comb begin
     {phase_f, i_f, ra_f} = {phase, i, ra};
-    {cur_f, last_row_f} = {cur, last_row};
+    {cur_f, last_row_f, ra_last_f, ra_full_f} = {cur, last_row, ra_last, ra_full};
     if (read_phase) begin  // FIRST_ROW, TAIL
-      ra_f = ra == KW'(READS - 1) ? '0 : ra + 1'b1;
-      if (ra == KW'(READS - 1)) begin
+      ra_f = ra_last ? '0 : ra + 1'b1;
+      {ra_last_f, ra_full_f} = {ra_last ? READS == 1 : ra_prev, 1'b0};
+      if (ra_last) begin
         phase_f = ROW;
         if (phase == TAIL) begin
           i_f = i + 1'b1;
@@ -123,12 +126,16 @@ module inrarch_mm_stream_a #(
         end
       end
     end else if (mac) begin
-      if (need_r) ra_f = ra + 1'b1;
+      if (need_r) begin
+        ra_f = ra + 1'b1;
+        {ra_last_f, ra_full_f} = {ra_prev, ra_last};
+      end
       if (row_end) begin  // its last write
         if (last_row) phase_f = DONE;
-        else if (ra_f != KW'(READS)) phase_f = TAIL;
+        else if (!(need_r ? ra_last : ra_full)) phase_f = TAIL;  // beats of the next row left
         else begin
           ra_f = '0;
+          {ra_last_f, ra_full_f} = {READS == 1, 1'b0};
           i_f = i + 1'b1;
           last_row_f = M >= 2 && i == MW'(M - 2);
           cur_f = !cur;
@@ -140,22 +147,19 @@ module inrarch_mm_stream_a #(
   // The even spread of the next row's reads (Bresenham): after MAC cycle c, spread = c*S mod
   // C, and cycle c + 1 reads when spread + S >= C. Both next values come from registers with
   // one compare or add each: spread + S - C or spread + S, and whether that plus S reaches C.
-  // A row's last cycle leaves spread at C*S mod C = 0, so no row start resets it.
+  // A row's last cycle leaves spread at C*S mod C = 0, so no row start resets it. The two
+  // compares are registers too (reach_w, reach: of the spread they move with), so the step
+  // reads one LUT of them; their next values compare the present spread with constants.
+  function automatic logic at_least(input logic [SW-1:0] v, input int bound);
+    at_least = bound <= 0 || 32'(v) >= 32'(bound);
+  endfunction
   logic [SW-1:0] spread_f;
   logic spread_f_wraps;
   assign spread_f = spread_wraps ? SW'(32'(spread) + S - C) : SW'(32'(spread) + S);
   localparam int REACH_W = 2 * C - 2 * S, REACH = C - 2 * S;  // spread's bounds after a wrap, or not
-  logic reach_w, reach;
-  if (REACH_W <= 0) begin : g_always_w
-    assign reach_w = 1'b1;
-  end else begin : g_cmp_w
-    assign reach_w = 32'(spread) >= 32'(REACH_W);
-  end
-  if (REACH <= 0) begin : g_always
-    assign reach = 1'b1;
-  end else begin : g_cmp
-    assign reach = 32'(spread) >= 32'(REACH);
-  end
+  logic reach_w, reach, reach_w_f, reach_f;
+  assign reach_w_f = spread_wraps ? at_least(spread, REACH_W + C - S) : at_least(spread, REACH_W - S);
+  assign reach_f = spread_wraps ? at_least(spread, REACH + C - S) : at_least(spread, REACH - S);
   assign spread_f_wraps = spread_wraps ? reach_w : reach;
 
   always_ff @(posedge clk) begin
@@ -165,8 +169,10 @@ module inrarch_mm_stream_a #(
       cur <= 1'b0;
       i <= '0;
       ra <= '0;
+      {ra_last, ra_full} <= {READS == 1, 1'b0};
       spread <= '0;
       spread_wraps <= S >= C;
+      {reach_w, reach} <= {REACH_W <= 0, REACH <= 0};
       last_row <= M == 1;
       mac <= 1'b0;
       need_r <= 1'b1;
@@ -174,11 +180,12 @@ module inrarch_mm_stream_a #(
       if (a_ready) sticky <= sticky || a_data[BA*W];
       if (tick) begin
         {phase, i, ra} <= {phase_f, i_f, ra_f};
+        {ra_last, ra_full} <= {ra_last_f, ra_full_f};
         {cur, last_row} <= {cur_f, last_row_f};
         mac <= phase_f == ROW;
         need_r <= phase_f == FIRST_ROW || phase_f == TAIL ||
                   (phase_f == ROW && !last_row_f && (mac ? spread_f_wraps : spread_wraps));
-        if (mac) {spread, spread_wraps} <= {spread_f, spread_f_wraps};
+        if (mac) {spread, spread_wraps, reach_w, reach} <= {spread_f, spread_f_wraps, reach_w_f, reach_f};
       end
     end
   end

@@ -64,6 +64,27 @@ TEST(Schedule, MmPipelineDepthFormula) {
   EXPECT_EQ(mm_pipeline_depth(512, 256, 24, 18), 14);  // two elements a cycle
 }
 
+// g lowered at a word a beat with `mm_par` MACs an mm.
+Design lowered_mm(const ir::Graph& g, int64_t mm_par) {
+  LowerOptions o;
+  o.mm_par = mm_par;
+  o.block = 1;
+  return lower(g, o);
+}
+
+// Expects prog's steps, in order, at the cycles (the running sum of delays) and with the ops
+// of `want`.
+void expect_steps_at(const Program& prog, const std::vector<std::pair<int64_t, std::vector<FifoOp>>>& want) {
+  const std::vector<Step> steps = expand(prog);
+  ASSERT_EQ(steps.size(), want.size());
+  int64_t time = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    time += steps[i].delay;
+    EXPECT_EQ(time, want[i].first) << "step " << i;
+    EXPECT_EQ(steps[i].ops, want[i].second) << "step " << i;
+  }
+}
+
 // C[3,5] = A[3,4] B[4,5], both streamed a word a beat, L = 3 MACs, so D = 13. Cycles:
 // B read at 1..20, A row 0 at 21..24. Row 0's MAC cycles are 25..31 (C = 7); they read row
 // 1's 4 beats spread evenly, beat r in MAC cycle ceil(7(r+1)/4) = 2, 4, 6, 7: at 26, 28, 30,
@@ -76,35 +97,21 @@ TEST(Schedule, MmWritesEachBeatDepthCyclesAfterItsMacCycle) {
   ir::NodeId a = g.input("a", {3, 4});
   ir::NodeId b = g.input("b", {4, 5});
   g.add_output("c", g.mm(a, b));
-  LowerOptions o;
-  o.mm_par = 3;
-  o.block = 1;
-  Design d = lower(g, o);
+  Design d = lowered_mm(g, 3);
   ProcessId mm = d.find_process("mm_2");
   ASSERT_GE(mm, 0);
   ASSERT_EQ(d.processes[mm].mm_depth, 13);
   EXPECT_NO_THROW(verify(d));
   const StreamId sa = d.processes[mm].operands[0].stream, sb = d.processes[mm].operands[1].stream;
   const StreamId sc = d.processes[mm].outputs[0];
-  struct At {
-    int64_t cycle;
-    std::vector<FifoOp> ops;
-  };
-  std::vector<At> want;
+  std::vector<std::pair<int64_t, std::vector<FifoOp>>> want;
   for (int64_t t = 1; t <= 20; ++t) want.push_back({t, {{sb, false}}});
   for (int64_t t = 21; t <= 24; ++t) want.push_back({t, {{sa, false}}});
   const FifoOp r{sa, false}, w{sc, true};
   for (int64_t t : {26, 28, 30, 31, 33, 35, 37, 38}) want.push_back({t, {r}});
   for (int64_t t : {39, 40, 41, 43, 44, 46, 47, 48, 50, 51, 53, 54, 55, 57, 58}) want.push_back({t, {w}});
   const Program prog = schedule(d, mm);
-  std::vector<Step> steps = expand(prog);
-  ASSERT_EQ(steps.size(), want.size());
-  int64_t time = 0;
-  for (size_t i = 0; i < steps.size(); ++i) {
-    time += steps[i].delay;
-    EXPECT_EQ(time, want[i].cycle) << "step " << i;
-    EXPECT_EQ(steps[i].ops, want[i].ops) << "step " << i;
-  }
+  expect_steps_at(prog, want);
   // Runs of equal delay and ops: B, A row 0, then 26-28-30 | 31 | 33-35-37 | 38 | 39-41 |
   // 43 | 44 | 46 | 47-48 | 50 | 51 | 53 | 54-55 | 57 | 58.
   EXPECT_EQ(prog.runs.size(), 2u + 15);
@@ -122,10 +129,7 @@ TEST(Schedule, MmWritesEachBeatDepthCyclesAfterItsMacCycle) {
 TEST(Schedule, MmReadBoundRowsReadInEveryMacCycle) {
   ir::Graph g;
   g.add_output("c", g.mm(g.input("a", {3, 8}), g.input("b", {8, 1})));
-  LowerOptions o;
-  o.mm_par = 4;
-  o.block = 1;
-  Design d = lower(g, o);
+  Design d = lowered_mm(g, 4);
   ProcessId mm = d.find_process("mm_2");
   ASSERT_GE(mm, 0);
   ASSERT_EQ(d.processes[mm].mm_lanes, 4);
@@ -137,14 +141,7 @@ TEST(Schedule, MmReadBoundRowsReadInEveryMacCycle) {
   for (int64_t t = 9; t <= 32; ++t) want.push_back({t, t == 29 ? std::vector<FifoOp>{w, ra} : std::vector<FifoOp>{ra}});
   want.push_back({37, {w}});
   want.push_back({45, {w}});
-  std::vector<Step> steps = expand(schedule(d, mm));
-  ASSERT_EQ(steps.size(), want.size());
-  int64_t time = 0;
-  for (size_t i = 0; i < steps.size(); ++i) {
-    time += steps[i].delay;
-    EXPECT_EQ(time, want[i].first) << "step " << i;
-    EXPECT_EQ(steps[i].ops, want[i].second) << "step " << i;
-  }
+  expect_steps_at(schedule(d, mm), want);
 }
 
 TEST(Schedule, MmConstantADrainsAfterTheLastRow) {

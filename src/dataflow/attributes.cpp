@@ -100,15 +100,44 @@ void set_mm_par(Design& d, ProcessId pid, int64_t requested) {
   p.mm_depth = p.kind == Kind::Mm ? mm_pipeline_depth(p.mm_lanes, mm_inner(p), a_bits, b_bits) : 0;
 }
 
+namespace {
+
+bool is_elementwise(Kind k) { return k == Kind::Unary || k == Kind::Binary; }
+
+// Throws, prefixed by `who`, unless `fold` is a power of two dividing p's output block.
+void check_fold(const Design& d, const Process& p, int64_t fold, const std::string& who) {
+  const int64_t block = d.streams.at(p.outputs.at(0)).block;
+  if (fold < 1 || (fold & (fold - 1)) != 0 || block % fold != 0)
+    throw Error(fmt::format("{}: {} cycles a beat for {}: not a power of two that divides its block {}", who, fold,
+                            p.name, block));
+}
+
+}  // namespace
+
+void set_ew_fold(Design& d, ProcessId pid, int64_t fold) {
+  if (pid < 0 || pid >= (ProcessId)d.processes.size())
+    throw Error(fmt::format("set_ew_fold: no process {} (the design has {})", pid, d.processes.size()));
+  Process& p = d.processes[pid];
+  if (!is_elementwise(p.kind))
+    throw Error(fmt::format("set_ew_fold: process {} is a {}, not an elementwise kernel", p.name, kind_name(p.kind)));
+  check_fold(d, p, fold, "set_ew_fold");
+  p.ew_fold = fold;
+}
+
 void apply_parallelism(Design& d, const Parallelism& par) {
   std::vector<bool> seen(d.processes.size(), false);
+  auto once = [&](ProcessId pid) {  // an id out of range is the setter's error
+    if (pid < 0 || pid >= (ProcessId)seen.size()) return;
+    if (seen[pid]) throw Error(fmt::format("apply_parallelism: process {} is listed twice", d.processes[pid].name));
+    seen[pid] = true;
+  };
   for (const auto& [pid, macs] : par.mm_par) {
-    if (pid >= 0 && pid < (ProcessId)seen.size()) {
-      if (seen[pid])
-        throw Error(fmt::format("apply_parallelism: process {} is listed twice", d.processes[pid].name));
-      seen[pid] = true;
-    }
+    once(pid);
     set_mm_par(d, pid, macs);
+  }
+  for (const auto& [pid, fold] : par.ew_fold) {
+    once(pid);
+    set_ew_fold(d, pid, fold);
   }
   d.options.fabric_elementwise_mul = par.fabric_elementwise_mul;
   verify_step(d, "apply_parallelism");
@@ -118,6 +147,7 @@ Parallelism parallelism_of(const Design& d) {
   Parallelism p;
   for (size_t i = 0; i < d.processes.size(); ++i)
     if (has_macs(d.processes[i].kind)) p.mm_par.emplace_back(ProcessId(i), d.processes[i].mm_par);
+    else if (d.processes[i].ew_fold > 1) p.ew_fold.emplace_back(ProcessId(i), d.processes[i].ew_fold);
   p.fabric_elementwise_mul = d.options.fabric_elementwise_mul;
   return p;
 }
@@ -159,12 +189,27 @@ Parallelism carry_parallelism(const Parallelism& par, const Design& from, const 
       throw Error(fmt::format("carry_parallelism: process {} is not an mm of the design the choice was made on", pid));
     out.mm_par.emplace_back(b[index[pid]], macs);
   }
+  // Elementwise kernels keep their names across lowerings of one graph (lower.h).
+  for (const auto& [pid, fold] : par.ew_fold) {
+    const ProcessId q = pid >= 0 && pid < (ProcessId)from.processes.size() ? to.find_process(from.processes[pid].name) : -1;
+    if (q < 0 || !is_elementwise(to.processes[q].kind))
+      throw Error(fmt::format("carry_parallelism: process {} is not an elementwise kernel of both designs", pid));
+    out.ew_fold.emplace_back(q, fold);
+  }
   return out;
 }
 
 Parallelism parallelism_by_name(const Design& d, const std::map<std::string, int64_t>& by_name,
-                                const std::string& what) {
+                                const std::string& what, const std::map<std::string, int64_t>& fold_by_name) {
   Parallelism out;
+  for (const auto& [name, fold] : fold_by_name) {
+    const ProcessId p = d.find_process(name);
+    if (p < 0 || !is_elementwise(d.processes[p].kind))
+      throw Error(fmt::format("{}: '{}' is not an elementwise kernel of the design", what, name));
+    check_fold(d, d.processes[p], fold, what);
+    out.ew_fold.emplace_back(p, fold);
+  }
+  std::sort(out.ew_fold.begin(), out.ew_fold.end());
   out.fabric_elementwise_mul = d.options.fabric_elementwise_mul;
   for (const auto& [name, macs] : by_name) {
     const ProcessId p = d.find_process(name);
@@ -181,6 +226,12 @@ Parallelism parallelism_by_name(const Design& d, const std::map<std::string, int
 std::map<std::string, int64_t> parallelism_names(const Design& d, const Parallelism& p) {
   std::map<std::string, int64_t> out;
   for (const auto& [pid, macs] : p.mm_par) out[d.processes.at(pid).name] = macs;
+  return out;
+}
+
+std::map<std::string, int64_t> fold_names(const Design& d, const Parallelism& p) {
+  std::map<std::string, int64_t> out;
+  for (const auto& [pid, fold] : p.ew_fold) out[d.processes.at(pid).name] = fold;
   return out;
 }
 

@@ -9,6 +9,9 @@
 //                              write: mm_pipeline_depth(mm_lanes, K, its operands' bits) (0 on an mm_reduce), set with the lanes by
 //                              set_mm_par only; the schedule, the HLS delay line and the RTL's D
 //                              read it (the RTL checks its stages against it at elaboration).
+//   Process::ew_fold           an elementwise kernel's cycles a beat (its lanes: block / ew_fold):
+//                              set_ew_fold only, from apply_parallelism (the search's choice,
+//                              a plan file).
 //   options.fabric_elementwise_mul  elementwise multipliers in LUTs: apply_parallelism.
 //   Operand::rom_elem_bits     an mm's weights narrower than the streams: lower(), from
 //                              LowerOptions::weight_bits.
@@ -81,16 +84,22 @@ int64_t mm_tree_registers(int64_t lanes, int64_t inner);
 // not an mm or requested is out of [1, kMaxParallel].
 void set_mm_par(Design& d, ProcessId p, int64_t requested);
 
-// A choice of the parallelism search for one design: the MACs of each mm, by process, and
-// whether the elementwise multipliers are LUTs.
+// Sets elementwise process p's cycles a beat (Process::ew_fold). Throws inrarch::Error naming
+// the process when p is not elementwise or `fold` is not a power of two dividing its block.
+void set_ew_fold(Design& d, ProcessId p, int64_t fold);
+
+// A choice of the parallelism search for one design: the MACs of each mm, by process, the
+// folded elementwise kernels' cycles a beat (the others keep one) and whether the
+// elementwise multipliers are LUTs.
 struct Parallelism {
   std::vector<std::pair<ProcessId, int64_t>> mm_par;  // (mm process, MACs asked), by process
   bool fabric_elementwise_mul = false;
+  std::vector<std::pair<ProcessId, int64_t>> ew_fold;  // (elementwise process, cycles a beat > 1)
   bool operator==(const Parallelism&) const = default;
 };
 
-// The design pass: every listed mm gets its MACs (set_mm_par), the design its multiplier
-// binding. Throws inrarch::Error naming the process for an id out of range, a process that is
+// The design pass: every listed mm gets its MACs (set_mm_par), every listed elementwise kernel
+// its fold (set_ew_fold), the design its multiplier binding. Throws inrarch::Error naming the process for an id out of range, a process that is
 // not an mm, a process listed twice or a value out of range.
 void apply_parallelism(Design& d, const Parallelism& p);
 
@@ -108,8 +117,10 @@ Parallelism carry_parallelism(const Parallelism& p, const Design& from, const De
 // not an mm of d (naming it and the design's mm kernels) and for a value out of range;
 // `what` prefixes the message ("plan file x.json"). mm kernels the map does not name are
 // left out of the result (they keep what they have).
+// fold_by_name: elementwise kernels' cycles a beat, by name (checked as set_ew_fold does).
 Parallelism parallelism_by_name(const Design& d, const std::map<std::string, int64_t>& by_name,
-                                const std::string& what);
+                                const std::string& what, const std::map<std::string, int64_t>& fold_by_name = {});
 std::map<std::string, int64_t> parallelism_names(const Design& d, const Parallelism& p);
+std::map<std::string, int64_t> fold_names(const Design& d, const Parallelism& p);
 
 }  // namespace inrarch::dataflow

@@ -111,6 +111,10 @@ struct Process {
   // Mm: cycles from the MAC cycle that takes a beat's last product to the step that writes the
   // beat (mm_pipeline_depth(mm_lanes), attributes.h; set by set_mm_par). 0 elsewhere.
   int64_t mm_depth = 0;
+  // Unary, Binary: the cycles a beat takes, C (a power of two dividing the output's block): the
+  // kernel has block / C lanes, which take a beat's elements in C chunks, one a cycle
+  // (schedule.h; set by set_ew_fold, attributes.h). 1: a lane per element. 1 elsewhere.
+  int64_t ew_fold = 1;
   int64_t buffer_bits = 0;             // kernel-internal RAM buffers (mm B, transpose, ...)
   int64_t rom_bits = 0;                // constant operands held as ROM (rom_elems each)
   std::vector<Step> custom_steps;      // Custom only

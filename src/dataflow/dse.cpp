@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "dataflow/elementwise.h"
 #include "dataflow/event_graph.h"
 #include "dataflow/resources_detail.h"
 #include "dataflow/schedule.h"
@@ -21,6 +22,22 @@ int64_t own_cycles(const Design& d, ProcessId p) {
   int64_t cycles = 0;
   for (const Run& r : schedule(d, p).runs) cycles += int64_t(r.count) * r.delay;
   return cycles;
+}
+
+void fold_elementwise(Design& d, int64_t target, const Arith& a) {
+  for (size_t i = 0; i < d.processes.size(); ++i) {
+    const Process& p = d.processes[i];
+    if (p.kind != Kind::Unary && p.kind != Kind::Binary) continue;
+    const detail::LaneCost lane = detail::lane_cost(p.op, a, d.options.fabric_elementwise_mul);
+    const bool worth = lane.dsp > 0 || lane.table_words > 0 || lane.lut > 8 * int64_t{a.bits};
+    const Stream& out = d.streams[p.outputs.at(0)];
+    const int64_t beats = out.beats(), depth = elementwise_depth(d, p);
+    int64_t fold = 1;
+    while (worth && out.block % (2 * fold) == 0 &&
+           1 + (beats - 1 + folded_steps(depth, 2 * fold)) * 2 * fold <= target)
+      fold *= 2;
+    set_ew_fold(d, ProcessId(i), fold);
+  }
 }
 
 namespace {
@@ -113,11 +130,13 @@ std::vector<int64_t> targets(const std::vector<MmCost>& mms, int64_t lo) {
 // The balanced design for `target`, on the search's working copy (a candidate: verified
 // when the hook is on, verify.h): each mm at the least P that meets it, or where `rounded`
 // says so, at the least aligned P from there (more MACs, far fewer registers and LUTs a MAC).
-void apply(Design& d, const std::vector<MmCost>& mms, int64_t target, const std::vector<bool>& rounded) {
+void apply(Design& d, const std::vector<MmCost>& mms, int64_t target, const std::vector<bool>& rounded,
+           const DseOptions& o) {
   for (size_t i = 0; i < mms.size(); ++i) {
     const int64_t p = mms[i].least_par(target);
     set_mm_par(d, mms[i].process, rounded[i] ? mms[i].aligned_par(p) : p);
   }
+  fold_elementwise(d, target, o.arith);
   if (verify_each()) verify(d, fmt::format("the search's candidate for {} cycles", target));
 }
 
@@ -170,7 +189,7 @@ std::vector<int64_t> front_targets(int64_t target, int64_t slowest, int points) 
 std::optional<std::vector<bool>> rounding_that_fits(Design& work, const std::vector<MmCost>& mms, int64_t target,
                                                     const DseOptions& o, const Capacity& cap, DseResult& res) {
   auto try_rounding = [&](const std::vector<bool>& rounded) {
-    apply(work, mms, target, rounded);
+    apply(work, mms, target, rounded, o);
     ++res.targets_checked;
     return cost(work, target, o, cap);
   };
@@ -220,11 +239,11 @@ size_t rounded_if_faster(Design& work, const std::vector<MmCost>& mms, const std
   const std::vector<bool> all(mms.size(), true);
   if (found >= ts.size() || rounded == all) return found;
   for (size_t i = found + 1; i < ts.size(); ++i) {
-    apply(work, mms, ts[i], all);
+    apply(work, mms, ts[i], all, o);
     ++res.targets_checked;
     if (!cost(work, ts[i], o, cap).fits) continue;
     const int64_t all_latency = peak_latency(work);
-    apply(work, mms, ts[found], rounded);
+    apply(work, mms, ts[found], rounded, o);
     res.evaluations += 2;
     if (all_latency < 0 || all_latency >= peak_latency(work)) return found;
     rounded = all;
@@ -258,11 +277,12 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
   Design work = d;
   res.choice.fabric_elementwise_mul = prefer_fabric_mul(d, o);
   work.options.fabric_elementwise_mul = res.choice.fabric_elementwise_mul;
+  fold_elementwise(work, 0, o.arith);  // no fold: every kernel at its fastest
   const std::vector<MmCost> mms = mm_costs(d);
   int64_t slowest = 0;
-  for (size_t p = 0; p < d.processes.size(); ++p) {
-    if (!has_macs(d.processes[p].kind))
-      res.slowest_other = std::max(res.slowest_other, own_cycles(d, static_cast<ProcessId>(p)));
+  for (size_t p = 0; p < work.processes.size(); ++p) {
+    if (!has_macs(work.processes[p].kind))
+      res.slowest_other = std::max(res.slowest_other, own_cycles(work, static_cast<ProcessId>(p)));
   }
   for (const MmCost& m : mms) slowest = std::max(slowest, m.cycles(1));
   slowest = std::max(slowest, res.slowest_other);
@@ -284,7 +304,7 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
   res.fits = found < ts.size();
   const int64_t target = res.fits ? ts[found] : slowest;
   for (int64_t t : front_targets(target, slowest, o.front_points)) {
-    apply(work, mms, t, rounded);
+    apply(work, mms, t, rounded, o);
     DsePoint pt = cost(work, t, o, cap);
     pt.latency = peak_latency(work);
     ++res.evaluations;
@@ -292,8 +312,9 @@ DseResult search_parallelism(const Design& d, const DseOptions& o) {
     say(fmt::format("dse: target {} cycles: latency {}, {} DSP{}", t, pt.latency, pt.use.dsp,
                     pt.fits ? "" : " (over budget)"));
   }
-  apply(work, mms, target, rounded);
+  apply(work, mms, target, rounded, o);
   for (const MmCost& m : mms) res.choice.mm_par.emplace_back(m.process, work.processes[m.process].mm_par);
+  res.choice.ew_fold = parallelism_of(work).ew_fold;
   res.chosen = res.front.front();
   if (!res.fits)
     res.over = estimate_unsized(work, o.arith, cap).over;

@@ -45,8 +45,9 @@ struct DsePoint {
 };
 
 struct DseResult {
-  // The choice: every mm kernel's P, by process of the design searched, and the multiplier
-  // binding (prefer_fabric_mul). apply_parallelism puts it on that design,
+  // The choice: every mm kernel's P and every folded elementwise kernel's cycles a beat
+  // (fold_elementwise), by process of the design searched, and the multiplier binding
+  // (prefer_fabric_mul). apply_parallelism puts it on that design,
   // carry_parallelism on another lowering of the same graph (attributes.h).
   Parallelism choice;
   DsePoint chosen;
@@ -73,6 +74,14 @@ bool prefer_fabric_mul(const Design& d, const DseOptions& opt);
 
 // The cycles a process takes on its own (the sum of its steps' delays).
 int64_t own_cycles(const Design& d, ProcessId p);
+
+// Folds the elementwise kernels of d whose lanes are worth sharing (they hold a DSP, a lookup
+// table or more LUTs than 8 a bit: a digit recurrence, a multiply in the fabric) to the
+// most cycles a beat C (a power of two dividing the block, Process::ew_fold) at which the
+// kernel's own cycles, 1 + (beats - 1 + elementwise_steps) * C, stay within `target`: a
+// kernel that keeps pace with the mms needs no more lanes. Every other elementwise kernel
+// gets C = 1. The search does this for every target it balances.
+void fold_elementwise(Design& d, int64_t target, const Arith& a);
 
 // d's latency with every FIFO unbounded (the search's measure of a design); -1 on deadlock.
 int64_t peak_latency(const Design& d);

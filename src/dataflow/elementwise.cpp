@@ -63,4 +63,8 @@ int64_t elementwise_depth(const Design& d, const Process& p) {
   return elementwise_depth(p.op, d.options.elem_bits);
 }
 
+int64_t elementwise_steps(const Design& d, const Process& p) {
+  return folded_steps(elementwise_depth(d, p), p.ew_fold);
+}
+
 }  // namespace inrarch::dataflow

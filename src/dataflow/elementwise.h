@@ -74,5 +74,13 @@ int64_t elementwise_depth(ir::Op op, int64_t bits);
 // That of an elementwise process of d (at the design's elem_bits; a multiply in the fabric
 // takes mul_fabric_depth). Throws as elementwise_row.
 int64_t elementwise_depth(const Design& d, const Process& p);
+// A kernel folded to C = ew_fold cycles a beat (schedule.h) reads a beat every C cycles and
+// writes it S steps later: the first write step at least C - 1 + depth cycles after the read
+// (its last chunk enters the lanes C - 1 cycles after the first and leaves `depth` later),
+// S = ceil((C - 1 + depth) / C). depth itself when C = 1.
+constexpr int64_t folded_steps(int64_t depth, int64_t fold) { return (fold - 1 + depth + fold - 1) / fold; }
+static_assert(folded_steps(5, 1) == 5 && folded_steps(5, 4) == 2 && folded_steps(1, 2) == 1);
+// The steps of an elementwise process: folded_steps(elementwise_depth(d, p), p.ew_fold).
+int64_t elementwise_steps(const Design& d, const Process& p);
 
 }  // namespace inrarch::dataflow

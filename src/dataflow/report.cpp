@@ -10,9 +10,10 @@ json design_json(const Design& d) {
   json kernels = json::object();
   for (const auto& [kind, n] : kernels_by_kind(d)) kernels[kind] = n;
   int64_t buf = 0, rom = 0;
-  json par = json::object(), lanes = json::object();
+  json par = json::object(), lanes = json::object(), folds = json::object();
   for (const auto& p : d.processes) {
     buf += p.buffer_bits, rom += p.rom_bits;
+    if (p.ew_fold > 1) folds[p.name] = p.ew_fold;
     if (!has_macs(p.kind)) continue;
     par[p.name] = p.mm_par;
     lanes[p.name] = p.mm_lanes;
@@ -23,7 +24,8 @@ json design_json(const Design& d) {
           {"mm_par", d.options.mm_par},      {"elem_bits", d.options.elem_bits},
           {"weight_bits", d.options.weight_bits > 0 ? d.options.weight_bits : d.options.elem_bits},
           {"kernel_buffer_bits", buf},       {"rom_bits", rom},
-          {"mm_par_by_kernel", par},         {"mm_lanes_by_kernel", lanes}};
+          {"mm_par_by_kernel", par},         {"mm_lanes_by_kernel", lanes},
+          {"ew_fold_by_kernel", folds}};
 }
 
 Analysis analysis_of(const EventGraph& eg, const Resolution& r, int64_t peak_latency) {
@@ -206,6 +208,7 @@ json dse_json(const DseResult& r, const Design& searched) {
           {"over", r.over.empty() ? json(nullptr) : json(r.over)},
           {"fabric_elementwise_mul", r.choice.fabric_elementwise_mul},
           {"mm_par", parallelism_names(searched, r.choice)},
+          {"ew_fold", fold_names(searched, r.choice)},
           {"front", front}};
 }
 

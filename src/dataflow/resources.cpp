@@ -98,14 +98,22 @@ Usage mm_reduce_usage(const Design& d, ProcessId pid, const Arith& a, std::vecto
   return u;
 }
 
-// Elementwise: one lane per element of a beat; a lookup table per lane; a constant operand
-// (ROM) read a beat a cycle.
+// Elementwise: block / ew_fold lanes; a lookup table per lane; a constant operand (ROM) read
+// a chunk a cycle. A folded kernel (C = ew_fold > 1) also holds the beat's other chunks of
+// each streamed operand, picks a chunk by a C:1 multiplexer (a LUT6 a bit up to 4:1, MUXF7
+// and MUXF8 beyond), and gathers the results' first C - 1 chunks beside its output register.
 Usage elementwise_usage(const Design& d, ProcessId pid, const Arith& a,
                         std::vector<MemArray>& arrays) {
   const Process& p = d.processes[pid];
-  const int64_t lanes = out_block(d, p), w = d.options.elem_bits;
+  const int64_t block = out_block(d, p), fold = p.ew_fold, lanes = block / fold, w = d.options.elem_bits;
   detail::LaneCost c = detail::lane_cost(p.op, a, d.options.fabric_elementwise_mul);
   Usage u{c.dsp * lanes, 0, 0, c.lut * lanes, c.ff * lanes};
+  if (fold > 1) {
+    const auto streamed = static_cast<int64_t>(p.inputs.size());
+    const int64_t rest = (block - lanes) * w;  // the bits of a beat's chunks 1 .. C-1
+    u.ff += streamed * rest + 2 * rest;        // the held operands; the gathered results, the output register's rest
+    u.lut += streamed * lanes * w * ((fold + 2) / 4);
+  }
   if (c.table_words > 0)
     for (int64_t i = 0; i < lanes; ++i)
       arrays.push_back({pid, "table", 1, c.table_words, c.table_width, false});

@@ -51,11 +51,12 @@ FifoOp rd(StreamId s) { return {s, false}; }
 FifoOp wr(StreamId s) { return {s, true}; }
 
 // Step i reads beat i of every input and writes beat i-L of the output, L the kernel's
-// pipeline depth (elementwise.def). With fewer beats than L, the steps between the last read
-// and the first write hold no FIFO op: the first write's delay spans them.
+// pipeline depth in steps (elementwise_steps), a step every C = ew_fold cycles (the first
+// one cycle after the start). With fewer beats than L, the steps between the last read and
+// the first write hold no FIFO op: the first write's delay spans them.
 Program elementwise(const Design& d, const Process& p) {
   StreamId out = p.outputs.at(0);
-  int64_t n = d.streams[out].beats(), L = elementwise_depth(d, p);
+  const int64_t n = d.streams[out].beats(), L = elementwise_steps(d, p), C = p.ew_fold;
   std::vector<FifoOp> reads;
   for (StreamId s : p.inputs) reads.push_back(rd(s));
   std::vector<FifoOp> both = reads;
@@ -63,10 +64,11 @@ Program elementwise(const Design& d, const Process& p) {
   ProgramBuilder b;
   if (n == 0) return b.take();
   int64_t fill = std::min(L, n);
-  b.steps(fill, 1, reads);
-  b.steps(n - fill, 1, both);
-  b.steps(1, L - fill + 1, {wr(out)});
-  b.steps(fill - 1, 1, {wr(out)});
+  b.steps(1, 1, reads);
+  b.steps(fill - 1, C, reads);
+  b.steps(n - fill, C, both);
+  b.steps(1, (L - fill + 1) * C, {wr(out)});
+  b.steps(fill - 1, C, {wr(out)});
   return b.take();
 }
 

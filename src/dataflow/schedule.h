@@ -9,11 +9,13 @@
 //   sink       II=1: read beat i.                                    buffer 0
 //   copy       II=1, L=0: read beat i and write it to every output (round-robin order =
 //              output order) in the same step.                       buffer 0
-//   unary /    II=1, L = the op's pipeline depth (elementwise_depth: 1, or a digit
-//   binary     recurrence's stages, div and sqrt): step i reads beat i of every streamed
-//              operand and writes result beat i-L; after the last read, L write steps drain
-//              the pipeline (the first of them L-n+1 cycles after the last read when n < L).
-//              A constant operand is a parameter/ROM.
+//   unary /    II = C (Process::ew_fold: block / C lanes take a beat in C chunks, a cycle
+//   binary     each; 1 unless folded), L = elementwise_steps = ceil((C - 1 + D) / C) with D
+//              the op's pipeline depth (elementwise_depth; L = D when C = 1): step i reads
+//              beat i of every streamed operand and writes result beat i-L, a step every C
+//              cycles (the first one cycle after the start); after the last read, L write
+//              steps drain the pipeline (the first of them (L-n+1)*C cycles after the last
+//              read when n < L). A constant operand is a parameter/ROM.
 //   mm         C[M,N] = A[M,K] B[K,N] with L = mm_lanes MACs (min(mm_par, bC*K), stored
 //              by set_mm_par) and a pipeline of D = mm_depth cycles (set_mm_par too).
 //              Streamed B: read all of B first (II=1). Then read the K/bA beats of A row 0

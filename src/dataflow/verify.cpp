@@ -265,6 +265,13 @@ struct Checker {
             fmt::format("a {} with mm_par {}, mm_lanes {} and mm_depth {}: only an mm has MACs", kind_name(pr.kind),
                         pr.mm_par, pr.mm_lanes, pr.mm_depth));
     }
+    // The fold: block / ew_fold lanes on an elementwise kernel, one cycle a beat elsewhere.
+    const bool ew = pr.kind == Kind::Unary || pr.kind == Kind::Binary;
+    const int64_t block = ew && !pr.outputs.empty() ? d.streams[pr.outputs[0]].block : 1;
+    const int64_t f = pr.ew_fold;
+    check(f == 1 || (ew && f > 1 && (f & (f - 1)) == 0 && block % f == 0), who,
+          fmt::format("ew_fold {}: {}", f, ew ? fmt::format("not a power of two dividing the block {}", block)
+                                              : "only an elementwise kernel folds"));
   }
 
   void steps(ProcessId p) const {

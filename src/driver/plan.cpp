@@ -33,6 +33,7 @@ Plan plan_of(const dataflow::Design& d, int64_t merge_max_group) {
   p.fabric_elementwise_mul = d.options.fabric_elementwise_mul;
   p.block = d.options.block;
   p.mm_par = dataflow::parallelism_names(d, dataflow::parallelism_of(d));
+  p.ew_fold = dataflow::fold_names(d, dataflow::parallelism_of(d));
   return p;
 }
 
@@ -42,16 +43,17 @@ json plan_json(const Plan& p) {
           {"merge_max_group", p.merge_max_group},
           {"block", p.block},
           {"fabric_elementwise_mul", p.fabric_elementwise_mul},
-          {"mm_par", p.mm_par}};
+          {"mm_par", p.mm_par},
+          {"ew_fold", p.ew_fold}};
 }
 
 Plan plan_from_json(const json& j, const std::string& source) {
   if (!j.is_object()) throw Error(fmt::format("{}: a plan is a JSON object, got {}", source, j.type_name()));
   for (const auto& [key, v] : j.items())
     if (key != "format" && key != "version" && key != "merge_max_group" && key != "block" &&
-        key != "fabric_elementwise_mul" && key != "mm_par")
+        key != "fabric_elementwise_mul" && key != "mm_par" && key != "ew_fold")
       throw Error(fmt::format("{}: unknown key '{}' (a plan has format, version, merge_max_group, block, "
-                              "fabric_elementwise_mul and mm_par)", source, key));
+                              "fabric_elementwise_mul, mm_par and ew_fold)", source, key));
   if (j.contains("format") && j["format"] != kFormat)
     throw Error(fmt::format("{}: format {} is not \"{}\"", source, j["format"].dump(), kFormat));
   if (j.contains("version") && integer(j["version"], "version", source) != kVersion)
@@ -79,6 +81,12 @@ Plan plan_from_json(const json& j, const std::string& source) {
     limits::check_range(macs, 1, limits::kMaxParallel, fmt::format("mm_par {} of '{}'", macs, name), source);
     p.mm_par[name] = macs;
   }
+  if (j.contains("ew_fold")) {
+    if (!j["ew_fold"].is_object())
+      throw Error(fmt::format("{}: \"ew_fold\" must be an object {{\"<elementwise kernel>\": cycles, ...}}", source));
+    for (const auto& [name, v] : j["ew_fold"].items())
+      p.ew_fold[name] = integer(v, fmt::format("ew_fold of '{}'", name), source);
+  }
   return p;
 }
 
@@ -90,7 +98,7 @@ Plan read_plan(const std::filesystem::path& file) {
 }
 
 dataflow::Parallelism resolve_plan(const Plan& p, const dataflow::Design& d, const std::string& source) {
-  dataflow::Parallelism par = dataflow::parallelism_by_name(d, p.mm_par, source);
+  dataflow::Parallelism par = dataflow::parallelism_by_name(d, p.mm_par, source, p.ew_fold);
   par.fabric_elementwise_mul = p.fabric_elementwise_mul;
   std::vector<std::string> missing;
   for (const dataflow::Process& pr : d.processes)

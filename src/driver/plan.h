@@ -6,7 +6,9 @@
 //    "merge_max_group": 1,                 products sharing a weight merged, at most (1: none)
 //    "block": 1,                           elements per stream beat asked of the lowering
 //    "fabric_elementwise_mul": false,      elementwise multipliers in LUTs
-//    "mm_par": {"mm_10": 97, ...}}         the MACs asked of every mm kernel, by name
+//    "mm_par": {"mm_10": 97, ...},         the MACs asked of every mm kernel, by name
+//    "ew_fold": {"mul_12": 4, ...}}        the folded elementwise kernels' cycles a beat
+//                                          (optional; a kernel not named takes one)
 //
 // Names are resolved against the design lowered from the (merged) graph, where a name that
 // is not an mm kernel, an mm kernel with no entry, and a value out of range are errors
@@ -31,10 +33,12 @@ struct Plan {
   bool fabric_elementwise_mul = false;
   std::map<std::string, int64_t> mm_par;
   int64_t block = 1;
+  std::map<std::string, int64_t> ew_fold;
   bool operator==(const Plan&) const = default;
 };
 
-// The plan of a compiled design: its block, its mm kernels' mm_par and multiplier binding.
+// The plan of a compiled design: its block, its mm kernels' mm_par, its folded elementwise
+// kernels' ew_fold and its multiplier binding.
 Plan plan_of(const dataflow::Design& d, int64_t merge_max_group);
 nlohmann::json plan_json(const Plan& p);
 // Throws inrarch::Error naming `source` for anything but a plan: a key it does not know, a

@@ -79,10 +79,10 @@ TEST(Attributes, ApplyParallelismIsTheUniformLowering) {
 TEST(Attributes, ApplyParallelismRefusesWhatIsNotAChoice) {
   Design d = lower(two_layers());
   const auto m = mms(d);
-  expect_error([&] { apply_parallelism(d, Parallelism{{{m[0], 2}, {m[0], 3}}, false}); },
+  expect_error([&] { apply_parallelism(d, Parallelism{{{m[0], 2}, {m[0], 3}}, false, {}}); },
                "process " + d.processes[m[0]].name + " is listed twice");
-  expect_error([&] { apply_parallelism(d, Parallelism{{{99, 2}}, false}); }, "no process 99");
-  expect_error([&] { apply_parallelism(d, Parallelism{{{m[1], 1 << 20}}, false}); },
+  expect_error([&] { apply_parallelism(d, Parallelism{{{99, 2}}, false, {}}); }, "no process 99");
+  expect_error([&] { apply_parallelism(d, Parallelism{{{m[1], 1 << 20}}, false, {}}); },
                "mm_par 1048576 of " + d.processes[m[1]].name);
 }
 

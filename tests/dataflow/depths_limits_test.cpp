@@ -77,7 +77,7 @@ TEST(LowerLimits, BlockAndMmPar) {
   const ProcessId mm = d.find_process("mm_2");
   ASSERT_GE(mm, 0);
   expect_limit([&] { set_mm_par(d, mm, int64_t{1} << 40); }, {"set_mm_par: mm_par 1099511627776 of mm_2", kParRange});
-  expect_limit([&] { apply_parallelism(d, Parallelism{{{mm, 0}}, false}); }, {"mm_par 0 of mm_2", kParRange});
+  expect_limit([&] { apply_parallelism(d, Parallelism{{{mm, 0}}, false, {}}); }, {"mm_par 0 of mm_2", kParRange});
 }
 
 }  // namespace

@@ -178,6 +178,37 @@ TEST(Dse, MacsOfAWideBeatStopAtTheLimit) {
   with_par(d, r.choice);  // verified
 }
 
+// fold_elementwise: sin and mul (a table, DSPs) over 16 beats of 8 fold as far as the target
+// lets them, 1 + (beats - 1 + steps) * C cycles: sin (18 stages) at C = 8 takes 1 + (15 + 4) * 8
+// = 153, at 4 1 + (15 + 6) * 4 = 85; mul (7) at 8 1 + (15 + 2) * 8 = 137. The add (cheap
+// lanes) never folds; own_cycles (the schedule) agrees with the closed form.
+TEST(Dse, ElementwiseKernelsFoldToTheTargetsPace) {
+  ir::Graph g;
+  const ir::NodeId x = g.input("x", {16, 8});
+  const ir::NodeId sin = g.unary(ir::Op::Sin, x);
+  const ir::NodeId mul = g.binary(ir::Op::Mul, x, g.input("z", {16, 8}));
+  g.add_output("y", g.binary(ir::Op::Add, sin, mul));
+  LowerOptions lo;
+  lo.block = 8;
+  Design d = lower(g, lo);
+  const Arith fx{Arith::Fixed, 32};
+  auto folds = [&](int64_t target) {
+    fold_elementwise(d, target, fx);
+    verify(d, "fold_elementwise");
+    std::vector<int64_t> out;
+    for (const char* name : {"sin_1", "mul_3", "add_4"}) out.push_back(d.processes.at(d.find_process(name)).ew_fold);
+    return out;
+  };
+  EXPECT_EQ(folds(153), (std::vector<int64_t>{8, 8, 1}));
+  EXPECT_EQ(folds(152), (std::vector<int64_t>{4, 8, 1}));
+  EXPECT_EQ(folds(136), (std::vector<int64_t>{4, 4, 1}));
+  EXPECT_EQ(folds(10), (std::vector<int64_t>{1, 1, 1}));
+  for (ProcessId p : {d.find_process("sin_1"), d.find_process("mul_3")}) {
+    set_ew_fold(d, p, 8);
+    EXPECT_EQ(own_cycles(d, p), d.processes[p].op == ir::Op::Sin ? 153 : 137);
+  }
+}
+
 TEST(Dse, Deterministic) {
   Design d = insp(1, 8, 64);
   DseResult a = search_parallelism(d, options("dsp=0.1"));

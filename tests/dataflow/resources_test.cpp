@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "autodiff/models.h"
-#include "dataflow/lower.h"
 #include "dataflow/attributes.h"
+#include "dataflow/lower.h"
 #include "dataflow/resources.h"
 #include "dataflow/resources_detail.h"
 #include "support/error.h"
@@ -201,6 +201,32 @@ TEST(Resources, ElementwiseMultiplierOnDspsOrInTheFabric) {
   // 29 = 147; in the fabric a tree of adders, 2 * 32^2 - 6 * 32 = 1,856.
   EXPECT_EQ(on_dsp.lut, 60 + 147);
   EXPECT_EQ(in_lut.lut, 60 + 1856);
+}
+
+// A multiply over beats of 16 folded to 4 cycles a beat: 4 lanes (16 DSPs at 32 bits, not
+// 64); besides them each operand's other 12 elements held, the gathered 12 results and the
+// output register's other 12 (4 * 12 * 32 = 1,536 FFs), and a 4:1 multiplexer of each
+// operand (2 * 4 * 32 LUTs).
+TEST(Resources, AFoldedKernelSharesItsLanes) {
+  ir::Graph g;
+  g.add_output("y", g.binary(ir::Op::Mul, g.input("x", {8, 16}), g.input("s", {8, 16})));
+  const Capacity big{100000, 100000, 1000, 10000000, 10000000};
+  const Arith fx{Arith::Fixed, 32};
+  LowerOptions o;
+  o.block = 16;
+  Design whole = lower(g, o);
+  Design folded = whole;
+  const ProcessId mul = whole.find_process("mul_2");
+  ASSERT_GE(mul, 0);
+  set_ew_fold(folded, mul, 4);
+  std::vector<int64_t> depths(whole.streams.size(), 2);
+  Usage w = estimate_resources(whole, depths, fx, big).per_process[mul];
+  Usage f = estimate_resources(folded, depths, fx, big).per_process[mul];
+  EXPECT_EQ(w.dsp, 64);
+  EXPECT_EQ(f.dsp, 16);
+  const int64_t lane_luts = 147, lane_ffs = 69 * 32 / 4 - 167;
+  EXPECT_EQ(w.lut - f.lut, 12 * lane_luts - 2 * 4 * 32);
+  EXPECT_EQ(f.ff - w.ff, 4 * 12 * 32 - 12 * lane_ffs);
 }
 
 TEST(Resources, InspOrder1MultipliesAndFloor) {

@@ -3,6 +3,7 @@
 // the table lanes (sin, cos, exp, log, tanh) are the ops deeper than one step.
 #include <gtest/gtest.h>
 
+#include "dataflow/attributes.h"
 #include "dataflow/elementwise.h"
 #include "dataflow/lower.h"
 #include "dataflow/schedule.h"
@@ -128,6 +129,40 @@ TEST(ScheduleElementwise, AMultiplyInTheFabricTakesItsTreeOfAdders) {
     return simulate(d, schedule_all(d), d.depths()).latency;
   };
   EXPECT_EQ(latency(true) - latency(false), 4);
+}
+
+// neg (4 stages) over 5 beats of 2 elements, folded to 2 cycles a beat (one lane): a beat is
+// read every 2 cycles, its last chunk leaves the lanes 2 - 1 + 4 = 5 cycles after the read,
+// so the write comes ceil(5 / 2) = 3 steps later. Steps: read 0 (cycle 1), read 1, read 2,
+// read 3 + write 0, read 4 + write 1, write 2, 3, 4, every one 2 cycles after the last.
+TEST(ScheduleElementwise, AFoldedKernelStepsEveryCCyclesAndWritesCeilOfItsDepth) {
+  LowerOptions o;
+  o.block = 2;
+  ir::Graph g;
+  g.add_output("y", g.unary(Op::Neg, g.input("x", {5, 2})));
+  Design d = lower(g, o);
+  const ProcessId p = d.find_process("neg_1");
+  ASSERT_GE(p, 0);
+  set_ew_fold(d, p, 2);
+  EXPECT_EQ(elementwise_steps(d, d.processes[p]), 3);
+  const Program prog = schedule(d, p);
+  EXPECT_EQ(sizes(prog), (std::vector<size_t>{1, 1, 1, 2, 2, 1, 1, 1}));
+  EXPECT_EQ(delays(prog), (std::vector<int64_t>{1, 2, 2, 2, 2, 2, 2, 2}));
+  EXPECT_NO_THROW(verify(d));
+  // One beat of 8 folded 8 ways: the write 2 steps (16 cycles) after the read.
+  ir::Graph g8;
+  g8.add_output("y", g8.unary(Op::Neg, g8.input("x", {1, 8})));
+  o.block = 8;
+  Design d8 = lower(g8, o);
+  const ProcessId p8 = d8.find_process("neg_1");
+  set_ew_fold(d8, p8, 8);
+  EXPECT_EQ(delays(schedule(d8, p8)), (std::vector<int64_t>{1, 16}));
+  // Not a power of two, or not a divisor of the block: refused, naming the kernel.
+  EXPECT_THROW(set_ew_fold(d8, p8, 3), inrarch::Error);
+  EXPECT_THROW(set_ew_fold(d8, p8, 16), inrarch::Error);
+  EXPECT_THROW(set_ew_fold(d8, d8.find_process("in_x"), 2), inrarch::Error);
+  d8.processes[p8].ew_fold = 16;  // past the setter: the verifier says so
+  EXPECT_THROW(verify(d8), inrarch::Error);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Plans (driver/plan.h): the search's result as JSON by kernel name, read back strictly.
 #include <gtest/gtest.h>
 
+#include "dataflow/attributes.h"
 #include "dataflow/lower.h"
 #include "driver/plan.h"
 #include "support/error.h"
@@ -43,7 +44,7 @@ TEST(Plan, RoundTripAndResolve) {
 }
 
 TEST(Plan, StrictReading) {
-  const json good = plan_json(Plan{1, false, {{"mm_2", 3}}});
+  const json good = plan_json(Plan{1, false, {{"mm_2", 3}}, 1, {}});
   EXPECT_EQ(error_of(good), "");
   json j = good;
   j["version"] = 2;
@@ -71,6 +72,39 @@ TEST(Plan, StrictReading) {
   EXPECT_NE(error_of(json::array()).find("a plan is a JSON object"), std::string::npos);
 }
 
+// A folded elementwise kernel's cycles a beat travel by name (ew_fold) and are checked
+// against the design: relu_3's beats are 2 elements at block 2.
+TEST(Plan, FoldsRoundTripAndAreChecked) {
+  dataflow::LowerOptions o;
+  o.block = 2;
+  dataflow::Design d = dataflow::lower(two_layers(), o);
+  dataflow::set_ew_fold(d, d.find_process("relu_3"), 2);
+  const Plan p = plan_of(d, 1);
+  EXPECT_EQ(p.ew_fold, (std::map<std::string, int64_t>{{"relu_3", 2}}));
+  EXPECT_EQ(plan_from_json(plan_json(p), "p.json"), p);
+  const dataflow::Parallelism par = resolve_plan(p, d, "p.json");
+  EXPECT_EQ(par.ew_fold, (std::vector<std::pair<dataflow::ProcessId, int64_t>>{{d.find_process("relu_3"), 2}}));
+  auto resolve_error = [&](const std::map<std::string, int64_t>& folds) {
+    Plan q = p;
+    q.ew_fold = folds;
+    try {
+      resolve_plan(q, d, "p.json");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(resolve_error({{"relu_3", 4}}).find("p.json: 4 cycles a beat for relu_3: not a power of two that divides its block 2"),
+            std::string::npos)
+      << resolve_error({{"relu_3", 4}});
+  EXPECT_NE(resolve_error({{"mm_2", 2}}).find("p.json: 'mm_2' is not an elementwise kernel"), std::string::npos);
+  json j = plan_json(p);
+  j["ew_fold"] = json::array();
+  EXPECT_NE(error_of(j).find("\"ew_fold\" must be an object"), std::string::npos) << error_of(j);
+  j.erase("ew_fold");  // a plan without folds: every kernel at one cycle a beat
+  EXPECT_TRUE(plan_from_json(j, "p.json").ew_fold.empty());
+}
+
 TEST(Plan, ResolveNamesEveryMmAndNothingElse) {
   const dataflow::Design d = dataflow::lower(two_layers());
   auto error = [&](const Plan& p) {
@@ -81,11 +115,11 @@ TEST(Plan, ResolveNamesEveryMmAndNothingElse) {
     }
     return std::string();
   };
-  EXPECT_NE(error(Plan{1, false, {{"mm_2", 2}}}).find("p.json: no mm_par for the design's mm kernel mm_5"),
+  EXPECT_NE(error(Plan{1, false, {{"mm_2", 2}}, 1, {}}).find("p.json: no mm_par for the design's mm kernel mm_5"),
             std::string::npos);
-  EXPECT_NE(error(Plan{1, false, {{"mm_2", 2}, {"mm_5", 2}, {"relu_3", 1}}}).find("'relu_3' is not an mm kernel"),
+  EXPECT_NE(error(Plan{1, false, {{"mm_2", 2}, {"mm_5", 2}, {"relu_3", 1}}, 1, {}}).find("'relu_3' is not an mm kernel"),
             std::string::npos);
-  EXPECT_EQ(error(Plan{1, false, {{"mm_2", 2}, {"mm_5", 2}}}), "");
+  EXPECT_EQ(error(Plan{1, false, {{"mm_2", 2}, {"mm_5", 2}}, 1, {}}), "");
 }
 
 }  // namespace

@@ -60,14 +60,16 @@ std::string scaled_functor(const Ctx& c, dataflow::ProcessId pid) {
   return fmt::format("inrarch_hls::scaled2<{}, {}, {}, {}>", f, e.at(0), e.at(1), out);
 }
 
-// unary<OP[, D]> / binary<OP[, D]>: D, the op's pipeline depth (elementwise.def), is written
-// where it is not 1, the depth of every table and one-step op.
+// unary<OP[, D[, FOLD]]> / binary<OP[, D[, FOLD]]>: D, the kernel's depth in steps
+// (elementwise_steps), is written where it is not 1, the depth of every table and one-step op;
+// FOLD, its cycles a beat (Process::ew_fold), where it is not 1.
 std::string elementwise(const Ctx& c, dataflow::ProcessId pid) {
   const Process& p = c.d.processes[pid];
   const std::string& out = c.var[p.outputs.at(0)];
   int64_t block = c.d.streams[p.outputs[0]].block;
-  const int64_t depth = dataflow::elementwise_depth(c.d, p);
-  std::string f = scaled_functor(c, pid) + (depth != 1 ? fmt::format(", {}", depth) : "");
+  const int64_t depth = dataflow::elementwise_steps(c.d, p);
+  std::string f = scaled_functor(c, pid) + (depth != 1 || p.ew_fold != 1 ? fmt::format(", {}", depth) : "") +
+                  (p.ew_fold != 1 ? fmt::format(", {}", p.ew_fold) : "");
   if (p.operands.size() == 1)
     return fmt::format("inrarch_hls::unary<{}>({}, {}, {}{})", f, c.rows_arg(), c.var[p.inputs.at(0)], out,
                        trailing_flag(c, pid));

@@ -75,8 +75,9 @@ std::string ew_params(const Ctx& c, ProcessId pid) {
                               c.d.streams[out].block, c.w, c.f, c.fa, c.operand_exp(pid, 0));
   if (p.operands.size() > 1) s += fmt::format(", .EB({})", c.operand_exp(pid, 1));
   s += fmt::format(", .EO({}), .BEATS({})", c.stream_exp(out), c.d.streams[out].beats());
-  // The pipeline depth (elementwise.def).
-  return s + fmt::format(", .D({})", dataflow::elementwise_depth(c.d, p));
+  // The lanes' pipeline depth (elementwise.def) and, when folded, the cycles a beat.
+  s += fmt::format(", .D({})", dataflow::elementwise_depth(c.d, p));
+  return p.ew_fold > 1 ? s + fmt::format(", .C({})", p.ew_fold) : s;
 }
 
 }  // namespace

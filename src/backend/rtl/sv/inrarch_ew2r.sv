@@ -15,7 +15,8 @@ module inrarch_ew2r #(
     parameter int EO    = 0,
     parameter int BEATS = 1,
     parameter int P     = 1,
-    parameter int D     = 5,  // the pipeline depth (src/dataflow/elementwise.def)
+    parameter int D     = 5,  // the lanes' pipeline depth (src/dataflow/elementwise.def)
+    parameter int C     = 1,  // cycles a beat (the process's ew_fold): B / C lanes
     parameter ROM_FILE  = "rom.hex"
 ) (
     input  logic         clk,
@@ -34,29 +35,32 @@ module inrarch_ew2r #(
   // LUT (270 MHz at P = 32, against 335).
   (* mem2reg *) logic [W-1:0] rom[P];
   initial $readmemh(ROM_FILE, rom);
-  // Element e's ROM word, a register per lane so that the read starts at flip-flops: e plus
-  // base, a multiple of B below P, which wraps to 0 exactly when base = P - B (an equality,
-  // not a compare of a sum).
-  logic [PW-1:0] addr[B];
-  logic wrap;
-  assign wrap = P > B ? addr[0] == PW'(P - B) : 1'b1;
-  for (genvar e = 0; e < B; e = e + 1) begin : g_addr
+  localparam int G = B / C, KW = C > 1 ? $clog2(C) : 1;
+  // Lane e's ROM word, a register per lane so that the read starts at flip-flops: e plus
+  // base, a multiple of G below P (P is 1 or a multiple of B), which wraps to 0 exactly when
+  // base = P - G (an equality, not a compare of a sum). It moves on with every chunk fed.
+  logic [PW-1:0] addr[G];
+  logic wrap, feed;
+  assign wrap = P > G ? addr[0] == PW'(P - G) : 1'b1;
+  for (genvar e = 0; e < G; e = e + 1) begin : g_addr
     always_ff @(posedge clk) begin
       if (rst) addr[e] <= PW'(e);
-      else if (in_ready && P > 1) addr[e] <= wrap ? PW'(e) : addr[e] + PW'(B);
+      else if (feed && P > 1) addr[e] <= wrap ? PW'(e) : addr[e] + PW'(G);
     end
   end
-  logic [B*W-1:0] y;
-  logic [B-1:0] sat;
+  logic [G*W-1:0] y, xs;
+  logic [G-1:0] sat;
   logic en;  // the lanes' stage enable: their D - 1 register stages advance on it
-  inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W), .D(D)) u_fsm (
-      .clk, .rst, .in_valid, .in_ready, .in_ovf(in_data[B*W]), .en, .lanes(y), .lanes_ovf(|sat),
+  logic [KW-1:0] chunk;
+  inrarch_ew_fsm #(.NIN(1), .BEATS(BEATS), .DW(B * W), .D(D), .C(C)) u_fsm (
+      .clk, .rst, .in_valid, .in_ready, .in_ovf(in_data[B*W]), .en, .feed, .chunk, .lanes(y), .lanes_ovf(|sat),
       .out_data, .out_valid, .out_ready);
+  inrarch_ew_chunk #(.DW(B * W), .C(C)) u_in (.clk, .load(in_ready), .chunk, .data(in_data[B*W-1:0]), .y(xs));
   // The lane code of the divider (the OP column of src/dataflow/elementwise.def; a test checks it).
   localparam int OP_DIV = 11;
-  for (genvar e = 0; e < B; e = e + 1) begin : g_lane
+  for (genvar e = 0; e < G; e = e + 1) begin : g_lane
     logic [W-1:0] x, c;
-    assign x = in_data[e*W+:W];
+    assign x = xs[e*W+:W];
     assign c = rom[P > 1 ? addr[e] : '0];
     if (OP == OP_DIV) begin : g_div
       inrarch_lane_div #(.W(W), .F(F), .FA(FA), .EA(EA), .EB(EB), .EO(EO), .D(D)) u_lane (

@@ -6,6 +6,9 @@
 // waits D iterations in a delay line (pipe), which is what a pipeline of depth D does. A constant
 // operand is not a stream: a scalar (splat) or a ROM array, the size of the operand or, for
 // a broadcast that repeats P values (a bias [1,N] over a batch), of those P values.
+// A folded kernel (FOLD = the design's ew_fold > 1: B / FOLD lanes take a beat in FOLD
+// chunks) starts an iteration every FOLD cycles (II = FOLD, so Vitis shares each operator
+// across FOLD elements), and D is its depth in those steps (elementwise_steps).
 #ifndef INRARCH_HLS_ELEMENTWISE_H
 #define INRARCH_HLS_ELEMENTWISE_H
 
@@ -119,13 +122,13 @@ struct pipe {
 };
 
 // out = Op(a): the only operand is streamed.
-template <class Op, int D = 1, class T, class S, int B>
+template <class Op, int D = 1, int FOLD = 1, class T, class S, int B>
 void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out, bool& flag) {
   const int n = rows * (S::numel() / B);
   pipe<T, B, D> line;
   bool ovf = false;
   for (int i = 0; i < n + D; ++i) {
-#pragma HLS pipeline II = 1
+#pragma HLS pipeline II = FOLD
     INRARCH_STEP();
     beat<T, B> cur = beat<T, B>();
     if (i < n) {
@@ -142,21 +145,21 @@ void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out, bool
   }
   flag = ovf;
 }
-template <class Op, int D = 1, class T, class S, int B>
+template <class Op, int D = 1, int FOLD = 1, class T, class S, int B>
 void unary(int rows, array_stream<T, S, B>& in, array_stream<T, S, B>& out) {
   bool unused = false;
-  unary<Op, D>(rows, in, out, unused);
+  unary<Op, D, FOLD>(rows, in, out, unused);
 }
 
 // out = Op(a, b) with each operand streamed, a splat or a ROM (at least one streamed).
 // Streamed operands are read in operand order, as the schedule lists them.
-template <class Op, int D = 1, class A, class Bsrc, class T, class S, int B>
+template <class Op, int D = 1, int FOLD = 1, class A, class Bsrc, class T, class S, int B>
 void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out, bool& flag) {
   const int n = rows * (S::numel() / B);
   pipe<T, B, D> line;
   bool ovf = false;
   for (int i = 0; i < n + D; ++i) {
-#pragma HLS pipeline II = 1
+#pragma HLS pipeline II = FOLD
     INRARCH_STEP();
     beat<T, B> cur = beat<T, B>();
     if (i < n) {
@@ -174,10 +177,10 @@ void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out, bool& flag) {
   }
   flag = ovf;
 }
-template <class Op, int D = 1, class A, class Bsrc, class T, class S, int B>
+template <class Op, int D = 1, int FOLD = 1, class A, class Bsrc, class T, class S, int B>
 void binary(int rows, A a, Bsrc b, array_stream<T, S, B>& out) {
   bool unused = false;
-  binary<Op, D>(rows, a, b, out, unused);
+  binary<Op, D, FOLD>(rows, a, b, out, unused);
 }
 
 }  // namespace inrarch_hls

@@ -31,8 +31,44 @@ TEST(Resources, PipelinedLanesMatchYosys) {
     const detail::LaneCost c = detail::lane_cost(m.op, {Arith::Fixed, m.bits});
     EXPECT_NEAR(double(c.lut), double(m.lut), 0.05 * m.lut) << ir::op_name(m.op) << " " << m.bits;
     EXPECT_NEAR(double(c.ff), double(m.ff), 0.05 * m.ff) << ir::op_name(m.op) << " " << m.bits;
-    if (m.op == ir::Op::Sqrt || m.op == ir::Op::Div) EXPECT_EQ(c.dsp, 0);
-    if (m.dsp >= 0) EXPECT_EQ(c.dsp, m.dsp) << ir::op_name(m.op) << " " << m.bits;
+    if (m.op == ir::Op::Sqrt || m.op == ir::Op::Div) {
+      EXPECT_EQ(c.dsp, 0);
+    }
+    if (m.dsp >= 0) {
+      EXPECT_EQ(c.dsp, m.dsp) << ir::op_name(m.op) << " " << m.bits;
+    }
+  }
+}
+
+// Folded kernels against Yosys 0.23: the classes of RtlClock.FoldedKernelsMeetThreeHundredMegahertz
+// (`inrarch synth`'s per-class synthesis, fixed<32,10>, block 8, 2026-12-05): a multiply of
+// two streams at C = 4 (2 lanes), of a ROM at C = 8 (1 lane), sin at C = 2 (4 lanes). The
+// model (lanes, the held operands, the gathered results, the chunk multiplexers, the
+// kernel's control) within 15 % in LUTs and flip-flops, DSPs exact.
+TEST(Resources, FoldedKernelsMatchYosys) {
+  ir::Graph g;
+  const ir::NodeId x = g.input("x", {4, 8}), z = g.input("z", {4, 8});
+  g.add_output("mul", g.binary(ir::Op::Mul, x, z));
+  g.add_output("rom", g.binary(ir::Op::Mul, x, g.param("w", {4, 8})));
+  g.add_output("sin", g.unary(ir::Op::Sin, z));
+  LowerOptions o;
+  o.block = 8;
+  Design d = lower(g, o);
+  struct Measured { ir::Op op; size_t streamed; int64_t fold, lut, ff, dsp; };
+  const Capacity big{100000, 100000, 1000, 10000000, 10000000};
+  const std::vector<Measured> yosys{{ir::Op::Mul, 2, 4, 454, 1720, 8}, {ir::Op::Mul, 1, 8, 304, 1163, 4},
+                                    {ir::Op::Sin, 1, 2, 3744, 5632, 28}};
+  for (const Measured& m : yosys) {
+    ProcessId pid = -1;
+    for (size_t i = 0; i < d.processes.size(); ++i)
+      if (d.processes[i].op == m.op && d.processes[i].inputs.size() == m.streamed) pid = ProcessId(i);
+    ASSERT_GE(pid, 0);
+    set_ew_fold(d, pid, m.fold);
+    const Usage u = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), {Arith::Fixed, 32}, big)
+                        .per_process[pid];
+    EXPECT_NEAR(double(u.lut), double(m.lut), 0.15 * m.lut) << ir::op_name(m.op) << " C = " << m.fold;
+    EXPECT_NEAR(double(u.ff), double(m.ff), 0.15 * m.ff) << ir::op_name(m.op) << " C = " << m.fold;
+    EXPECT_EQ(u.dsp, m.dsp) << ir::op_name(m.op) << " C = " << m.fold;
   }
 }
 

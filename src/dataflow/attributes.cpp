@@ -102,12 +102,10 @@ void set_mm_par(Design& d, ProcessId pid, int64_t requested) {
 
 namespace {
 
-bool is_elementwise(Kind k) { return k == Kind::Unary || k == Kind::Binary; }
-
 // Throws, prefixed by `who`, unless `fold` is a power of two dividing p's output block.
 void check_fold(const Design& d, const Process& p, int64_t fold, const std::string& who) {
   const int64_t block = d.streams.at(p.outputs.at(0)).block;
-  if (fold < 1 || (fold & (fold - 1)) != 0 || block % fold != 0)
+  if (!fold_fits(block, fold))
     throw Error(fmt::format("{}: {} cycles a beat for {}: not a power of two that divides its block {}", who, fold,
                             p.name, block));
 }

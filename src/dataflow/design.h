@@ -44,6 +44,8 @@ enum class Kind : uint8_t {
 const char* kind_name(Kind k);
 // The kinds whose MACs the search chooses (Process::mm_par, mm_lanes; attributes.h).
 inline bool has_macs(Kind k) { return k == Kind::Mm || k == Kind::MmReduce; }
+// The elementwise kinds (their lanes may fold: Process::ew_fold).
+inline bool is_elementwise(Kind k) { return k == Kind::Unary || k == Kind::Binary; }
 // The in-order data-movement maps (schedule_gather.cpp, movement.h, inrarch_gather/inrarch_sum):
 // the kinds of family Gather in kernels.def.
 bool is_gather(Kind k);

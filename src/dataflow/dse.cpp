@@ -27,14 +27,13 @@ int64_t own_cycles(const Design& d, ProcessId p) {
 void fold_elementwise(Design& d, int64_t target, const Arith& a) {
   for (size_t i = 0; i < d.processes.size(); ++i) {
     const Process& p = d.processes[i];
-    if (p.kind != Kind::Unary && p.kind != Kind::Binary) continue;
+    if (!is_elementwise(p.kind)) continue;
     const detail::LaneCost lane = detail::lane_cost(p.op, a, d.options.fabric_elementwise_mul);
     const bool worth = lane.dsp > 0 || lane.table_words > 0 || lane.lut > 8 * int64_t{a.bits};
     const Stream& out = d.streams[p.outputs.at(0)];
     const int64_t beats = out.beats(), depth = elementwise_depth(d, p);
     int64_t fold = 1;
-    while (worth && out.block % (2 * fold) == 0 &&
-           1 + (beats - 1 + folded_steps(depth, 2 * fold)) * 2 * fold <= target)
+    while (worth && fold_fits(out.block, 2 * fold) && folded_cycles(beats, depth, 2 * fold) <= target)
       fold *= 2;
     set_ew_fold(d, ProcessId(i), fold);
   }
@@ -256,7 +255,7 @@ size_t rounded_if_faster(Design& work, const std::vector<MmCost>& mms, const std
 
 bool prefer_fabric_mul(const Design& d, const DseOptions& o) {
   bool any = std::any_of(d.processes.begin(), d.processes.end(), [](const Process& p) {
-    return (p.kind == Kind::Unary || p.kind == Kind::Binary) && p.op == ir::Op::Mul;
+    return is_elementwise(p.kind) && p.op == ir::Op::Mul;
   });
   if (!any) return false;
   Design one = d;

@@ -80,6 +80,15 @@ int64_t elementwise_depth(const Design& d, const Process& p);
 // S = ceil((C - 1 + depth) / C). depth itself when C = 1.
 constexpr int64_t folded_steps(int64_t depth, int64_t fold) { return (fold - 1 + depth + fold - 1) / fold; }
 static_assert(folded_steps(5, 1) == 5 && folded_steps(5, 4) == 2 && folded_steps(1, 2) == 1);
+// The cycles such a kernel takes on its own over `beats` beats: 1 + (beats - 1 + S) * C.
+constexpr int64_t folded_cycles(int64_t beats, int64_t depth, int64_t fold) {
+  return 1 + (beats - 1 + folded_steps(depth, fold)) * fold;
+}
+// Whether a kernel of `block` elements a beat may take it in `fold` cycles: a power of two
+// that divides the block.
+constexpr bool fold_fits(int64_t block, int64_t fold) {
+  return fold >= 1 && (fold & (fold - 1)) == 0 && block % fold == 0;
+}
 // The steps of an elementwise process: folded_steps(elementwise_depth(d, p), p.ew_fold).
 int64_t elementwise_steps(const Design& d, const Process& p);
 

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "dataflow/attributes.h"
+#include "dataflow/elementwise.h"
 #include "dataflow/kernels.h"
 #include "support/error.h"
 #include "support/limits.h"
@@ -266,10 +267,10 @@ struct Checker {
                         pr.mm_par, pr.mm_lanes, pr.mm_depth));
     }
     // The fold: block / ew_fold lanes on an elementwise kernel, one cycle a beat elsewhere.
-    const bool ew = pr.kind == Kind::Unary || pr.kind == Kind::Binary;
+    const bool ew = is_elementwise(pr.kind);
     const int64_t block = ew && !pr.outputs.empty() ? d.streams[pr.outputs[0]].block : 1;
     const int64_t f = pr.ew_fold;
-    check(f == 1 || (ew && f > 1 && (f & (f - 1)) == 0 && block % f == 0), who,
+    check(f == 1 || (ew && fold_fits(block, f)), who,
           fmt::format("ew_fold {}: {}", f, ew ? fmt::format("not a power of two dividing the block {}", block)
                                               : "only an elementwise kernel folds"));
   }

@@ -296,24 +296,37 @@ RowAnalysis analyze_rows(const RowDesignBuilder& build, int64_t rows,
   return analyze_from(build, rows, depths, opt, nullptr);
 }
 
+namespace {
+
+// Whether `depths` keep the unbounded pace on `rows` rows: no deadlock and no later finish.
+bool keeps_unbounded_pace(const RowDesignBuilder& build, int64_t rows, const std::vector<int64_t>& depths) {
+  EventGraph eg(build(rows));
+  const Resolution at = eg.resolve(depths);
+  return !at.deadlock && at.latency <= eg.resolve(std::vector<int64_t>(depths.size(), kUnbounded)).latency;
+}
+
+}  // namespace
+
 RowAnalysis analyze_peak(const RowDesignBuilder& build, int64_t rows, const RowOptions& opt) {
-  const int64_t k = first_prefix_rows(opt);
-  if (2 * k > rows) {
-    Design d = build(rows);
-    return analyze_rows(build, rows, std::vector<int64_t>(d.streams.size(), kUnbounded), opt);
+  // The depths a k-row unbounded run observes; longer prefixes are tried at the same
+  // depths, which throttle the sources to their steady fill. Where one branch of a fork
+  // lags the other by more than k rows, the short branch must hold more than k rows: the
+  // k-row depths slow (or deadlock) 2k rows, and those of 2k rows are tried instead.
+  for (int64_t k = first_prefix_rows(opt); 2 * k <= rows; k *= 2) {
+    auto pre = std::make_unique<RowPrefix>(build, k);
+    Resolution r = pre->graph().resolve(std::vector<int64_t>(pre->design().streams.size(), kUnbounded));
+    if (r.deadlock) throw Error("periodic analysis: the design deadlocks with unbounded FIFOs");
+    std::vector<int64_t> depths = pre->graph().observed_depths();
+    for (int64_t& d : depths) d = std::max(d, kShiftRegisterDepth);
+    if (!keeps_unbounded_pace(build, std::min(2 * k, rows), depths)) continue;
+    RowOptions from = opt;
+    from.first_rows = k;
+    RowAnalysis a = analyze_from(build, rows, depths, from, std::move(pre));
+    if (!a.deadlock) return a;
   }
-  // The depths the first prefix's unbounded run observes; longer prefixes are tried at the
-  // same depths, which throttle the sources to their steady fill.
-  auto pre = std::make_unique<RowPrefix>(build, k);
-  Resolution r = pre->graph().resolve(std::vector<int64_t>(pre->design().streams.size(), kUnbounded));
-  if (r.deadlock) throw Error("periodic analysis: the design deadlocks with unbounded FIFOs");
-  std::vector<int64_t> depths = pre->graph().observed_depths();
-  for (int64_t& d : depths) d = std::max(d, kShiftRegisterDepth);
-  RowAnalysis a = analyze_from(build, rows, depths, opt, std::move(pre));
-  if (!a.deadlock) return a;
-  // The first prefix's depths can be too shallow for a longer prefix (a deadlock there is
-  // theirs, not the design's): the peak is then analysed at unbounded depths.
-  return analyze_rows(build, rows, std::vector<int64_t>(depths.size(), kUnbounded), opt);
+  // Few rows, or no prefix's depths hold the batch: the peak at unbounded depths.
+  Design d = build(rows);
+  return analyze_rows(build, rows, std::vector<int64_t>(d.streams.size(), kUnbounded), opt);
 }
 
 }  // namespace inrarch::dataflow

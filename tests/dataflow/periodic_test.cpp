@@ -170,6 +170,51 @@ TEST(Periodic, ProgramsThatAreNotPerRowAreNotExtrapolated) {
   }
 }
 
+// A fork whose long branch is a chain of 40 one-cycle stages: at a row a cycle it holds
+// about 40 rows in flight, so the short branch must hold as many. The depths a 16-row
+// unbounded run observes hold only 16 there, and 200 rows at them run at 16 rows per
+// chain latency; the peak must be the unbounded pace all the same.
+TEST(Periodic, PeakKeepsPaceWhereOneBranchLagsMoreThanThePrefix) {
+  constexpr int kChain = 40;
+  auto at = [](int64_t rows) {
+    Design d;
+    auto proc = [&](std::string name) {
+      Process p;
+      p.name = std::move(name);
+      return d.add_process(p);
+    };
+    auto stream = [&](int from, int to) {
+      return d.add_stream(Stream{fmt::format("s{}", d.streams.size()), from, to, 0, {rows}, 1, 2, 32});
+    };
+    const int src = proc("src"), fork = proc("fork"), join = proc("join");
+    const StreamId in = stream(src, fork), shortcut = stream(fork, join);
+    StreamId lane = -1;
+    int prev = fork;
+    std::vector<std::pair<int, std::vector<FifoOp>>> body{{src, {{in, true}}}};
+    for (int c = 0; c < kChain; ++c) {
+      const int stage = proc(fmt::format("stage{}", c));
+      const StreamId next = stream(prev, stage);
+      if (prev == fork) body.push_back({fork, {{in, false}, {shortcut, true}, {next, true}}});
+      else body.push_back({prev, {{lane, false}, {next, true}}});
+      prev = stage, lane = next;
+    }
+    body.push_back({prev, {{lane, false}, {stream(prev, join), true}}});
+    body.push_back({join, {{shortcut, false}, {StreamId(d.streams.size() - 1), false}}});
+    for (int64_t r = 0; r < rows; ++r)
+      for (const auto& [p, ops] : body) d.processes[p].custom_steps.push_back({1, ops});
+    return d;
+  };
+  const int64_t rows = 200;
+  Design full = at(rows);
+  EventGraph eg(full);
+  const int64_t peak = eg.resolve(std::vector<int64_t>(full.streams.size(), kUnbounded)).latency;
+  ASSERT_LT(peak, rows + 3 * kChain);  // a row a cycle
+  RowAnalysis a = analyze_peak(at, rows);
+  EXPECT_FALSE(a.deadlock);
+  EXPECT_LE(a.latency, peak);
+  EXPECT_GE(a.latency, peak - 2);
+}
+
 Design insp_design(int64_t rows, int order, int64_t mm_par, int64_t block = 1,
                    autodiff::DerivativeMode mode = autodiff::DerivativeMode::Reverse) {
   autodiff::SirenSpec spec;

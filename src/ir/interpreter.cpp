@@ -279,36 +279,51 @@ namespace {
 // (which may move it away) and every value is freed after its last user.
 void evaluate_core(const Graph& g, const std::vector<NodeId>& nodes, const TensorMap& inputs,
                    const TensorMap& params, const std::function<void(NodeId, Tensor&)>& done) {
-  std::vector<char> live(g.size(), 0), wanted(g.size(), 0);
-  for (NodeId id : nodes) {
-    if (id >= g.size()) throw Error(fmt::format("evaluate: node %{} does not exist", id));
-    live[id] = wanted[id] = 1;
-  }
-  std::vector<NodeId> last_use(g.size(), kNoNode);
-  for (size_t i = g.size(); i-- > 0;) {
-    if (!live[i]) continue;
-    for (NodeId o : g.node(static_cast<NodeId>(i)).operands) {
-      live[o] = 1;
-      if (last_use[o] == kNoNode) last_use[o] = static_cast<NodeId>(i);  // highest user first
-    }
-  }
+  const LiveOrder live = live_order(g, nodes);
+  std::vector<char> wanted(g.size(), 0);
+  for (NodeId id : nodes) wanted[id] = 1;
   Ctx ctx{g, inputs, params};
   std::vector<Tensor> values(g.size());
   Args args;
-  for (NodeId id = 0; id < g.size(); ++id) {
-    if (!live[id]) continue;
+  for (NodeId id : live.order) {
     const Node& n = g.node(id);
     args.clear();
     for (NodeId o : n.operands) args.push_back(&values[o]);
     values[id] = kEval[static_cast<int>(n.op)](ctx, n, args);
     for (NodeId o : n.operands)
-      if (last_use[o] == id) values[o] = Tensor();  // free after the last user
+      if (live.last_use[o] == id) values[o] = Tensor();  // free after the last user
     if (wanted[id]) done(id, values[id]);
-    if (last_use[id] == kNoNode) values[id] = Tensor();
+    if (live.last_use[id] == kNoNode) values[id] = Tensor();
   }
 }
 
 }  // namespace
+
+LiveOrder live_order(const Graph& g, const std::vector<NodeId>& nodes) {
+  std::vector<char> live(g.size(), 0);
+  for (NodeId id : nodes) {
+    if (id >= g.size()) throw Error(fmt::format("evaluate: node %{} does not exist", id));
+    live[id] = 1;
+  }
+  LiveOrder out;
+  out.last_use.assign(g.size(), kNoNode);
+  for (size_t i = g.size(); i-- > 0;) {
+    if (!live[i]) continue;
+    for (NodeId o : g.node(static_cast<NodeId>(i)).operands) {
+      live[o] = 1;
+      if (out.last_use[o] == kNoNode) out.last_use[o] = static_cast<NodeId>(i);  // highest user first
+    }
+  }
+  for (NodeId id = 0; id < g.size(); ++id)
+    if (live[id]) out.order.push_back(id);
+  return out;
+}
+
+Tensor evaluate_op(const Graph& g, NodeId id, const std::vector<const Tensor*>& operands, const TensorMap& inputs,
+                   const TensorMap& params) {
+  const Node& n = g.node(id);
+  return kEval[static_cast<int>(n.op)](Ctx{g, inputs, params}, n, operands);
+}
 
 std::vector<Tensor> evaluate_nodes(const Graph& g, const std::vector<NodeId>& nodes,
                                    const TensorMap& inputs, const TensorMap& params) {

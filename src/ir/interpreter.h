@@ -23,6 +23,20 @@ std::vector<Tensor> evaluate_nodes(const Graph& g, const std::vector<NodeId>& no
 using VisitFn = std::function<void(NodeId, const Tensor&)>;
 void evaluate_visit(const Graph& g, const std::vector<NodeId>& nodes, const TensorMap& inputs,
                     const TensorMap& params, const VisitFn& visit);
+// The nodes that evaluating `nodes` needs, in id order, and for each node of g the highest
+// of them that reads it (kNoNode: none): the order evaluate_visit runs in, freeing a value
+// after its last use. Other evaluators over the graph (passes/value_bounds.h) share it.
+struct LiveOrder {
+  std::vector<NodeId> order;
+  std::vector<NodeId> last_use;
+};
+LiveOrder live_order(const Graph& g, const std::vector<NodeId>& nodes);
+
+// One node's value from its operands' values, by the interpreter's rule for its op (leaves
+// read `inputs` / `params`).
+Tensor evaluate_op(const Graph& g, NodeId id, const std::vector<const Tensor*>& operands,
+                   const TensorMap& inputs = {}, const TensorMap& params = {});
+
 // The signature of evaluate_visit, for callers that take another evaluator (e.g. one that
 // goes through a large batch a block of rows at a time).
 using VisitEvaluator = std::function<void(const Graph&, const std::vector<NodeId>&, const TensorMap&,

@@ -12,12 +12,7 @@ rtl::RtlOptions rtl_options(const dataflow::Design& d, const ir::Bundle& b, cons
   ro.width = ho.type.width;
   ro.int_bits = ho.type.int_bits;
   ro.hls_top = ho.top;
-  // As hls::emit_hls (emit.cpp make_ctx) chooses them.
-  hls::Scaling sc = !ho.pow2_scaling ? hls::Scaling::none(d)
-                    : ho.input_range
-                        ? hls::compute_scaling(d, hls::calibration_bundle(b, ho.input_range->first, ho.input_range->second),
-                                               ho.type, hls::kRangeMarginBits, ho.evaluate)
-                        : hls::compute_scaling(d, b, ho.type, hls::kBundleMarginBits, ho.evaluate);
+  const hls::Scaling sc = hls::design_scaling(d, b, ho);  // as emit_hls chooses them
   ro.stream_exp = sc.stream_exp;
   ro.operand_exp = sc.operand_exp;
   return ro;

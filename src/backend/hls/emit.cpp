@@ -88,13 +88,7 @@ std::string literal(double v) {
 
 Ctx make_ctx(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt) {
   Ctx c{d, b, opt, {}, {}, {}, row_mode(d, opt.rows)};
-  // A declared input range is sampled at its corners and throughout, so one bit of headroom
-  // (2x to 4x) covers what the samples miss; one input set needs three (8x to 16x).
-  if (!opt.pow2_scaling) c.scale = Scaling::none(d);
-  else if (opt.input_range)
-    c.scale = compute_scaling(d, calibration_bundle(b, opt.input_range->first, opt.input_range->second),
-                              opt.type, kRangeMarginBits, opt.evaluate);
-  else c.scale = compute_scaling(d, b, opt.type, kBundleMarginBits, opt.evaluate);
+  c.scale = design_scaling(d, b, opt);
   for (const auto& s : d.streams) {
     const auto& prod = d.processes[s.producer];
     const auto& cons = d.processes[s.consumer];

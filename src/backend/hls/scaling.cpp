@@ -169,4 +169,14 @@ Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const Nu
   return sc;
 }
 
+Scaling design_scaling(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt) {
+  // A declared input range is sampled at its corners and throughout, so one bit of headroom
+  // (2x to 4x) covers what the samples miss; one input set needs three (8x to 16x).
+  if (!opt.pow2_scaling) return Scaling::none(d);
+  if (opt.input_range)
+    return compute_scaling(d, calibration_bundle(b, opt.input_range->first, opt.input_range->second), opt.type,
+                           kRangeMarginBits, opt.evaluate);
+  return compute_scaling(d, b, opt.type, kBundleMarginBits, opt.evaluate);
+}
+
 }  // namespace inrarch::hls

@@ -41,6 +41,10 @@ struct Scaling {
 Scaling compute_scaling(const dataflow::Design& d, const ir::Bundle& b, const NumberType& type,
                         int margin_bits = kBundleMarginBits, const ir::VisitEvaluator& evaluate = {});
 
+// The exponents emit_hls uses for design d under `opt`: none without pow2_scaling, else on
+// samples of opt.input_range (kRangeMarginBits) or on the bundle's inputs (kBundleMarginBits).
+Scaling design_scaling(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt);
+
 // The bundle with every input replaced by samples of [lo, hi] (same shapes): along the
 // last dim d, rows cycle through the 2^d corners of the box (d <= 16), then uniform random
 // points with a fixed seed, so the exponents cover the range rather than one input set.

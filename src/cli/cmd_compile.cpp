@@ -253,8 +253,9 @@ void register_compile(CLI::App& app) {
                 "Fixed point: one format for every value (no per-stream power-of-two exponents)");
   cmd->add_option("--input-range", args->input_range,
                   "Fixed point: LO,HI, the range of every input value; the per-stream exponents "
-                  "are chosen for it (default: for the bundle's inputs), and a C simulation "
-                  "whose values leave the number type fails");
+                  "are chosen for it (default: for the bundle's inputs), a C simulation "
+                  "whose values leave the number type fails, and report.json's "
+                  "hls.range_proof says which streams provably fit for every input in it");
   cmd->add_flag("--no-csim", args->no_csim, "Emit HLS code but do not run its C simulations");
   cmd->add_option("--sim-budget", args->flow.sim_budget_s,
                   "Seconds each C simulation may run; past it the run stops and fails as "

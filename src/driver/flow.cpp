@@ -21,6 +21,7 @@
 #include "driver/parallelism.h"
 #include "driver/plan.h"
 #include "driver/precision.h"
+#include "driver/range_proof.h"
 #include "driver/report_data.h"
 #include "driver/rtl_stage.h"
 #include "frontend/load.h"
@@ -238,6 +239,15 @@ hls::HlsOptions hls_options(const FlowState& s) {
   return ho;
 }
 
+// Which streams provably fit their formats over the declared input range (range_proof.h).
+void range_proof_stage(FlowState& s, const hls::HlsOptions& ho) {
+  const nlohmann::json p = range_proof(*s.design, s.bundle, ho);
+  s.report["hls"]["range_proof"] = p;
+  progress(s, fmt::format("range proof: {} of {} streams within {} for every input in [{}, {}]{}", p["proven"].get<int>(),
+                          p["streams"].get<size_t>(), ho.type.name(), ho.input_range->first, ho.input_range->second,
+                          p["unbounded"].get<int>() ? fmt::format(" ({} unbounded)", p["unbounded"].get<int>()) : ""));
+}
+
 void hls_stage(FlowState& s) {
   const hls::HlsOptions ho = hls_options(s);
   hls::emit_hls(*s.design, s.bundle, ho, s.out / "hls");
@@ -245,8 +255,10 @@ void hls_stage(FlowState& s) {
   s.report["hls"] = {{"folder", "hls"},   {"type", ho.type.name()}, {"top", ho.top},
                      {"part", ho.part},   {"clock_ns", ho.clock_ns},
                      {"pow2_scaling", ho.pow2_scaling && ho.type.kind == hls::NumberType::Fixed}};
-  if (ho.input_range)
+  if (ho.input_range) {
     s.report["hls"]["input_range"] = {ho.input_range->first, ho.input_range->second};
+    if (ho.type.kind == hls::NumberType::Fixed) range_proof_stage(s, ho);
+  }
   if (!s.opts.csim) return;
   hls::SimOptions sim;
   sim.budget_s = s.opts.sim_budget_s;

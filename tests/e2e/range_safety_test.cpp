@@ -51,6 +51,12 @@ TEST(RangeSafety, InputsTenTimesTheRangeOverflowAndFail) {
   }
   EXPECT_NE(read_file(work / "in" / "hls" / "sim" / "project.log").find("overflow_flag: 0"),
             std::string::npos);
+  // The static proof over the whole range: the ports and the first layer's streams at least.
+  std::ifstream report(work / "in" / "report.json");
+  const nlohmann::json proof = nlohmann::json::parse(report)["hls"]["range_proof"];
+  EXPECT_EQ(proof["box"], nlohmann::json({-1.0, 1.0})) << proof;
+  EXPECT_GT(proof["proven"].get<int>(), 10) << proof;
+  EXPECT_LE(proof["proven"].get<int>(), proof["streams"].get<int>()) << proof;
 
   // The same design on inputs ten times larger, with references for them.
   inrarch::ir::Bundle b = inrarch::ir::load_bundle(work / "b");

@@ -20,6 +20,7 @@
 #include "driver/budget.h"
 #include "driver/parallelism.h"
 #include "driver/plan.h"
+#include "driver/formats.h"
 #include "driver/precision.h"
 #include "driver/range_proof.h"
 #include "driver/report_data.h"
@@ -239,9 +240,13 @@ hls::HlsOptions hls_options(const FlowState& s) {
   return ho;
 }
 
-// Which streams provably fit their formats over the declared input range (range_proof.h).
-void range_proof_stage(FlowState& s, const hls::HlsOptions& ho) {
-  const nlohmann::json p = range_proof(*s.design, s.bundle, ho);
+// The formats of a fixed-point design (formats.h) and, over a declared input range, which
+// streams provably fit them (range_proof.h).
+void formats_stage(FlowState& s, const hls::HlsOptions& ho) {
+  const hls::Scaling sc = hls::design_scaling(*s.design, s.bundle, ho);
+  s.report["precision"]["formats"] = number_formats(*s.design, ho.type, sc, arith_of(ho.type));
+  if (!ho.input_range) return;
+  const nlohmann::json p = range_proof(*s.design, s.bundle, ho, sc);
   s.report["hls"]["range_proof"] = p;
   progress(s, fmt::format("range proof: {} of {} streams within {} for every input in [{}, {}]{}", p["proven"].get<int>(),
                           p["streams"].get<size_t>(), ho.type.name(), ho.input_range->first, ho.input_range->second,
@@ -255,10 +260,8 @@ void hls_stage(FlowState& s) {
   s.report["hls"] = {{"folder", "hls"},   {"type", ho.type.name()}, {"top", ho.top},
                      {"part", ho.part},   {"clock_ns", ho.clock_ns},
                      {"pow2_scaling", ho.pow2_scaling && ho.type.kind == hls::NumberType::Fixed}};
-  if (ho.input_range) {
-    s.report["hls"]["input_range"] = {ho.input_range->first, ho.input_range->second};
-    if (ho.type.kind == hls::NumberType::Fixed) range_proof_stage(s, ho);
-  }
+  if (ho.input_range) s.report["hls"]["input_range"] = {ho.input_range->first, ho.input_range->second};
+  if (ho.type.kind == hls::NumberType::Fixed) formats_stage(s, ho);
   if (!s.opts.csim) return;
   hls::SimOptions sim;
   sim.budget_s = s.opts.sim_budget_s;

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "backend/hls/scaling.h"
 #include "passes/rebatch.h"
 #include "passes/value_bounds.h"
 #include "support/error.h"
@@ -61,13 +60,13 @@ std::vector<double> stream_bounds(const dataflow::Design& d, const ir::Bundle& b
 
 }  // namespace
 
-nlohmann::json range_proof(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho) {
+nlohmann::json range_proof(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho,
+                           const hls::Scaling& sc) {
   if (ho.type.kind != hls::NumberType::Fixed || !ho.input_range)
     throw Error("range proof: needs a fixed-point type and an input range");
   const auto [lo, hi] = *ho.input_range;
   int64_t cells_per_dim = 1;
   const std::vector<double> bound = stream_bounds(d, b, lo, hi, &cells_per_dim);
-  const hls::Scaling sc = hls::design_scaling(d, b, ho);
   struct Headroom {
     size_t stream;
     double bound, limit, bits;

@@ -11,13 +11,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backend/hls/hls.h"
+#include "backend/hls/scaling.h"
 
 namespace inrarch::driver {
 
 // {"box": [lo, hi], "method": "interval", "rows_analysed", "streams", "proven",
 //  "unbounded", "tightest": [{stream, bound, limit, headroom_bits}] (the five with the least
 //  headroom; negative: not proven)}. Requires a fixed-point type and ho.input_range.
-nlohmann::json range_proof(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho);
+// `sc`: the design's exponents (hls::design_scaling).
+nlohmann::json range_proof(const dataflow::Design& d, const ir::Bundle& b, const hls::HlsOptions& ho,
+                           const hls::Scaling& sc);
 
 }  // namespace inrarch::driver

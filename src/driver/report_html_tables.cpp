@@ -1,7 +1,10 @@
 // The report's tables: the summary of report.json (model, design, latency against the DSP
 // floor, resources, verification), the FIFO depths, and the precision sweep.
 #include <algorithm>
+#include <cstdlib>
+#include <map>
 #include <numeric>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -167,9 +170,10 @@ std::string depth_table_section(const json& report, const json& data) {
   return section("depths", "FIFO depths", body + "<div class=\"scroll tall\">" + t + "</table></div>");
 }
 
-std::string precision_section(const json& report) {
-  const json& p = get(report, "precision");
-  if (!p.is_object()) return "";
+namespace {
+
+// The --max-error sweep: each format tried, the chosen one marked.
+std::string sweep_table(const json& p) {
   std::string t = "<table><tr><th>type</th><th>mm weights (bits)</th><th>DSPs a MAC</th><th>max abs error</th>"
                   "<th>max rel error</th><th>within the bound</th></tr>";
   for (const json& tr : get(p, "tried")) {
@@ -179,12 +183,43 @@ std::string precision_section(const json& report) {
                      tr.value("dsp_per_mac", 0), num(tr["max_abs_error"]), num(tr["max_rel_error"]),
                      tr.value("pass", false) ? "yes" : "no");
   }
-  const std::string body = fmt::format("<p>The fixed-point formats C-simulated against the reference, cheapest first "
-                                       "(DSPs a MAC, then the narrowest), up to the first within {} (max scaled "
-                                       "error); chosen: <b>{}</b>, mm weights of {} bits.</p>",
-                                       num(p["max_error"]), esc(p["chosen"].is_string() ? p["chosen"].get<std::string>() : ""),
-                                       p.value("weight_bits", 0));
-  return section("precision", "Precision sweep", body + t + "</table>");
+  return fmt::format("<p>The fixed-point formats C-simulated against the reference, cheapest first "
+                     "(DSPs a MAC, then the narrowest), up to the first within {} (max scaled "
+                     "error); chosen: <b>{}</b>, mm weights of {} bits.</p>",
+                     num(p["max_error"]), esc(p["chosen"].is_string() ? p["chosen"].get<std::string>() : ""),
+                     p.value("weight_bits", 0)) +
+         t + "</table>";
+}
+
+// The formats the streams hold (how many each) and the MAC kernels' products by DSPs.
+std::string formats_table(const json& f) {
+  if (!f.is_object()) return "";
+  std::string t = "<table><tr><th>stream values</th><th>streams</th></tr>";
+  std::vector<std::tuple<int, std::string, int64_t>> rows;  // by integer bits, widest range first
+  for (const auto& [format, n] : get(f, "by_format").items()) {
+    const size_t comma = format.find(',');
+    rows.emplace_back(comma == std::string::npos ? 0 : -std::atoi(format.c_str() + comma + 1), format, n.get<int64_t>());
+  }
+  std::sort(rows.begin(), rows.end());
+  for (const auto& [order, format, n] : rows) t += fmt::format("<tr><td>{}</td><td>{}</td></tr>", esc(format), n);
+  std::map<std::string, int64_t> products;  // "a x b bits, d DSP" -> kernels
+  for (const auto& [kernel, p] : get(f, "products").items())
+    ++products[fmt::format("{} × {} bits: {} DSP", p.value("a_bits", 0), p.value("b_bits", 0), p.value("dsp", 0))];
+  t += "</table><table><tr><th>MAC product</th><th>kernels</th></tr>";
+  for (const auto& [what, n] : products) t += fmt::format("<tr><td>{}</td><td>{}</td></tr>", what, n);
+  return fmt::format("<p>Every stream holds its values in {} at its own power-of-two exponent: the formats below "
+                     "(report.json <code>precision.formats</code> names each stream's and constant's).</p>",
+                     esc(f.value("type", ""))) +
+         t + "</table>";
+}
+
+}  // namespace
+
+std::string precision_section(const json& report) {
+  const json& p = get(report, "precision");
+  if (!p.is_object()) return "";
+  const std::string body = (p.contains("tried") ? sweep_table(p) : "") + formats_table(get(p, "formats"));
+  return body.empty() ? "" : section("precision", "Precision", body);
 }
 
 }  // namespace inrarch::driver::html

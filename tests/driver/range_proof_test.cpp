@@ -33,7 +33,7 @@ hls::HlsOptions options() {
 TEST(RangeProof, BoundsAndLimitsOfAHandWorkedDesign) {
   const ir::Bundle b = sine_of_three_x(64);
   const dataflow::Design d = dataflow::lower(b.graph);
-  const nlohmann::json p = range_proof(d, b, options());
+  const nlohmann::json p = range_proof(d, b, options(), hls::design_scaling(d, b, options()));
   EXPECT_EQ(p["streams"], d.streams.size());
   EXPECT_EQ(p["proven"], d.streams.size());
   EXPECT_EQ(p["unbounded"], 0);
@@ -56,12 +56,12 @@ TEST(RangeProof, AValueOverItsLimitIsNotProven) {
   hls::HlsOptions ho = options();
   ho.pow2_scaling = false;  // every exponent 0: the product's limit is 4, its bound 3 x 2 = 6
   ho.input_range = std::pair{-2.0, 2.0};
-  const nlohmann::json p = range_proof(d, b, ho);
+  const nlohmann::json p = range_proof(d, b, ho, hls::design_scaling(d, b, ho));
   EXPECT_EQ(p["proven"], d.streams.size() - 1);
   EXPECT_NEAR(p["tightest"][0]["bound"].get<double>(), 6.0, 1e-9);
   EXPECT_EQ(p["tightest"][0]["headroom_bits"], std::round(std::log2(4.0 / 6.0) * 100) / 100);
   ho.input_range.reset();
-  EXPECT_THROW(range_proof(d, b, ho), Error);
+  EXPECT_THROW(range_proof(d, b, ho, hls::Scaling::none(d)), Error);
 }
 
 }  // namespace

@@ -55,6 +55,7 @@ json processes_json(const ir::Graph& g, const Design& d) {
       j["mm_par"] = p.mm_par;      // asked
       j["mm_lanes"] = p.mm_lanes;  // working (the graph shows these)
     }
+    if (p.ew_fold > 1) j["ew_fold"] = p.ew_fold;  // cycles a beat of a folded elementwise kernel
     if (std::vector<std::string> w = held_params(g, p); !w.empty()) j["params"] = w;
     out.push_back(std::move(j));
   }

@@ -161,6 +161,7 @@ std::string node_tooltip(const json& procs, const DesignView::Node& n) {
     if (pr.contains("op")) t += " " + pr["op"].get<std::string>();
     if (pr.contains("mm_lanes")) t += ", " + std::to_string(pr["mm_lanes"].get<int64_t>()) + " MACs";
     else if (pr.contains("mm_par")) t += ", " + std::to_string(pr["mm_par"].get<int64_t>()) + " MACs";  // older runs
+    if (pr.contains("ew_fold")) t += ", folded: a beat in " + std::to_string(pr["ew_fold"].get<int64_t>()) + " cycles";
     t += ")";
     if (pr.contains("params")) t += " holds " + fmt::format("{}", fmt::join(pr["params"].get<std::vector<std::string>>(), " "));
     t += "; ";

@@ -21,9 +21,15 @@ module inrarch_ew_chunk #(
     /* verilator lint_on UNUSEDSIGNAL */
   end else begin : g_fold
     logic [DW-GW-1:0] held;  // chunks 1 .. C-1
-    logic [KW-1:0] slot;     // chunk - 1: its place in `held`
+    logic [   DW-1:0] parts;  // chunk k at bits k*GW
     always_ff @(posedge clk) if (load) held <= data[DW-1:GW];
-    assign slot = chunk - 1'b1;
-    assign y = chunk == '0 ? data[GW-1:0] : held[32'(slot)*GW+:GW];
+    assign parts = {held, data[GW-1:0]};
+    // An AND-OR multiplexer on the decoded chunk: two LUT levels at C = 8. A part-select at
+    // chunk*GW is a shifter whose offset is a multiply-add where GW is not a power of two
+    // (205 MHz at 24-bit lanes).
+    always_comb begin
+      y = '0;
+      for (int k = 0; k < C; k = k + 1) y = y | (parts[k*GW+:GW] & {GW{chunk == KW'(k)}});
+    end
   end
 endmodule

@@ -239,5 +239,17 @@ TEST(RtlClock, MatrixProductStepMeetsThreeHundredMegahertz) {
   expect_every_class_meets_the_clock(c.dir / "rtl", "inrarch_mm", 3);
 }
 
+// Beat slots that wrap by a count that is no power of two: y = x [4, 2] · W [2, 9] at block
+// 3 and 4 lanes, two elements a cycle into 3 slots. The slot after a cycle and the slot each
+// element is routed to were a modulo by 3 of a register: a divider, 9 MHz at 24-bit lanes.
+TEST(RtlClock, WrappingBeatSlotsMeetThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("mm_wrap_clock"), {}, {}, {}};
+  b.graph.add_output("y", b.graph.mm(b.graph.input("x", {4, 2}), b.graph.param("w", {2, 9})));
+  hls::hls_test::fill_bundle(b, 31);
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "rtl_clock_mm_wrap", 3, {}, 4);
+  expect_every_class_meets_the_clock(c.dir / "rtl", "inrarch_mm", 1);
+}
+
 }  // namespace
 }  // namespace inrarch::rtl

@@ -68,6 +68,13 @@ module inrarch_mm_engine_aligned #(
   // needs a reset at its end. L >= K: e0, the slot of the cycle's first element; the row's
   // last cycle ends LASTG elements. A cycle writes when it ends slot BC - 1 (at most one beat
   // ends in a cycle, as L <= BC * K); `writes` is a register, set a MAC cycle ahead.
+  // (v + NG) mod BC for a slot v < BC, as a table of v (a LUT a bit for EW <= 6): a modulo
+  // of a register by a BC that is no power of two (3 outputs) is a divider, 9 MHz.
+  function automatic logic [EW-1:0] slot_after(input logic [EW-1:0] v);
+    slot_after = '0;
+    for (int x = 0; x < BC; x = x + 1)
+      if (v == EW'(x)) slot_after = EW'((x + NG) % BC);
+  endfunction
   logic [QW-1:0] pos;
   logic [EW-1:0] es, e0;
   logic first;
@@ -89,7 +96,7 @@ module inrarch_mm_engine_aligned #(
     // After this cycle: the row's first (slot 0), or the cycle with slot (e0 + NG) mod BC,
     // which writes if it is the row's last or ends slot BC - 1.
     logic [EW-1:0] e_next;
-    assign e_next = EW'((32'(e0) + NG) % BC);
+    assign e_next = slot_after(e0);
     assign writes_next = row_end ? (C == 1 || NG >= BC) : (c_after == CW'(C - 1) || 32'(e_next) + NG >= BC);
   end
   always_ff @(posedge clk)
@@ -101,7 +108,7 @@ module inrarch_mm_engine_aligned #(
     end else if (tick && mac) begin
       pos <= pos == QW'(Q - 1) ? '0 : pos + 1'b1;
       if (pos == QW'(Q - 1)) es <= es == EW'(BC - 1) ? '0 : es + 1'b1;
-      e0 <= row_end ? '0 : EW'((32'(e0) + NG) % BC);
+      e0 <= row_end ? '0 : slot_after(e0);
       writes <= writes_next;
     end
 
@@ -232,7 +239,8 @@ module inrarch_mm_engine_aligned #(
       rhit[e] = 1'b0;
       rwr[e] = 1'b0;
       for (int g = 0; g < NG; g = g + 1) begin
-        rsel[e*NG+g] = c_route[EW+g] && (32'(`C_SLOT(c_route)) + g) % BC == e;
+        // (slot0 + g) mod BC == e, slot0 < BC: slot0 is the constant (e - g) mod BC.
+        rsel[e*NG+g] = c_route[EW+g] && 32'(`C_SLOT(c_route)) == 32'((e + BC * NG - g) % BC);
         rhit[e] = rhit[e] || rsel[e*NG+g];
         rwr[e] = rwr[e] || (rsel[e*NG+g] && `C_WR(c_route) && 32'(`C_SLOT(c_route)) + g < BC);
       end

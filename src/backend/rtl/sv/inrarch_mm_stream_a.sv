@@ -155,7 +155,7 @@ module inrarch_mm_stream_a #(
   endfunction
   logic [SW-1:0] spread_f;
   logic spread_f_wraps;
-  assign spread_f = spread_wraps ? SW'(32'(spread) + S - C) : SW'(32'(spread) + S);
+  assign spread_f = spread_wraps ? SW'(32'(spread) - (C - S)) : SW'(32'(spread) + S);  // one adder each
   localparam int REACH_W = 2 * C - 2 * S, REACH = C - 2 * S;  // spread's bounds after a wrap, or not
   logic reach_w, reach, reach_w_f, reach_f;
   assign reach_w_f = spread_wraps ? at_least(spread, REACH_W + C - S) : at_least(spread, REACH_W - S);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "passes/rebatch.h"
 #include "passes/value_bounds.h"
@@ -47,12 +48,16 @@ std::vector<double> stream_bounds(const dataflow::Design& d, const ir::Bundle& b
   *cells_per_dim = 1;
   const std::optional<int64_t> rows = passes::graph_rows(b.graph);
   if (rows && *rows > 1) {
-    ir::Graph split = passes::rebatch(b.graph, kCells);
+    std::optional<ir::Graph> split;
+    try {
+      split = passes::rebatch(b.graph, kCells);
+    } catch (const Error&) {  // resizing merged two nodes: bound the whole box at once
+    }
     int64_t n = 0;
-    passes::InputBox box = cells(split, kCells, lo, hi, &n);
-    if (split.size() == b.graph.size() && n > 0) {
+    passes::InputBox box = split ? cells(*split, kCells, lo, hi, &n) : passes::InputBox{};
+    if (split && split->size() == b.graph.size() && n > 0) {
       *cells_per_dim = n;
-      return passes::magnitude_bounds(split, nodes, box, b.params);
+      return passes::magnitude_bounds(*split, nodes, box, b.params);
     }
   }
   return passes::magnitude_bounds(b.graph, nodes, passes::uniform_box(b.graph, lo, hi), b.params);

@@ -242,8 +242,7 @@ hls::HlsOptions hls_options(const FlowState& s) {
 
 // The formats of a fixed-point design (formats.h) and, over a declared input range, which
 // streams provably fit them (range_proof.h).
-void formats_stage(FlowState& s, const hls::HlsOptions& ho) {
-  const hls::Scaling sc = hls::design_scaling(*s.design, s.bundle, ho);
+void formats_stage(FlowState& s, const hls::HlsOptions& ho, const hls::Scaling& sc) {
   s.report["precision"]["formats"] = number_formats(*s.design, ho.type, sc, arith_of(ho.type));
   if (!ho.input_range) return;
   const nlohmann::json p = range_proof(*s.design, s.bundle, ho, sc);
@@ -255,13 +254,14 @@ void formats_stage(FlowState& s, const hls::HlsOptions& ho) {
 
 void hls_stage(FlowState& s) {
   const hls::HlsOptions ho = hls_options(s);
-  hls::emit_hls(*s.design, s.bundle, ho, s.out / "hls");
+  hls::Scaling sc;
+  hls::emit_hls(*s.design, s.bundle, ho, s.out / "hls", &sc);
   s.result.number_type = ho.type.name();
   s.report["hls"] = {{"folder", "hls"},   {"type", ho.type.name()}, {"top", ho.top},
                      {"part", ho.part},   {"clock_ns", ho.clock_ns},
                      {"pow2_scaling", ho.pow2_scaling && ho.type.kind == hls::NumberType::Fixed}};
   if (ho.input_range) s.report["hls"]["input_range"] = {ho.input_range->first, ho.input_range->second};
-  if (ho.type.kind == hls::NumberType::Fixed) formats_stage(s, ho);
+  if (ho.type.kind == hls::NumberType::Fixed) formats_stage(s, ho, sc);
   if (!s.opts.csim) return;
   hls::SimOptions sim;
   sim.budget_s = s.opts.sim_budget_s;

@@ -284,9 +284,10 @@ std::filesystem::path library_dir(const HlsOptions& opt) {
 }  // namespace detail
 
 void emit_hls(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt,
-              const std::filesystem::path& out) {
+              const std::filesystem::path& out, Scaling* used) {
   namespace fs = std::filesystem;
   detail::Ctx c = detail::make_ctx(d, b, opt);
+  if (used) *used = c.scale;
   fs::create_directories(out);
   // Everything is generated before anything is written, so an unsupported design leaves
   // no half-written project.

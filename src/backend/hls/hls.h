@@ -69,8 +69,10 @@ struct HlsOptions {
 // output, else the reference interpreter).
 // Throws inrarch::Error for a design it cannot emit (custom processes, a constant operand
 // of a data-movement kernel).
+// `used`, when given, receives the exponents the code was emitted with (scaling.h).
+struct Scaling;
 void emit_hls(const dataflow::Design& d, const ir::Bundle& b, const HlsOptions& opt,
-              const std::filesystem::path& out_hls_dir);
+              const std::filesystem::path& out_hls_dir, Scaling* used = nullptr);
 
 struct SimOptions {
   bool sequential = true, threaded = true, trace = true;

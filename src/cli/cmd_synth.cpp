@@ -1,7 +1,8 @@
 // `inrarch synth OUT`: Yosys's synth_xilinx of the RTL that `compile --rtl` wrote in OUT/rtl,
 // per kernel instance class or flattened (docs/rtl.md §5); prints its resources beside the
-// model's estimate, per kind and in total, and adds them to OUT/report.json as
-// resources_synth; per class, also the netlist's timing estimate (report.json's timing).
+// model's estimate, per kind and in total (per class too: synth_model.cpp), and adds them to
+// OUT/report.json as resources_synth; per class, also the netlist's timing estimate
+// (report.json's timing).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -60,7 +61,12 @@ int run_synth(SynthArgs& a) {
   if (a.whole) a.opt.method = "flattened";
   nlohmann::json syn = rtl::synthesize_design(out / "rtl", a.opt);
   nlohmann::json r = fs::exists(report) ? nlohmann::json::parse(read_file(report)) : nlohmann::json::object();
-  print_table(syn, r.value("resources", nlohmann::json()));
+  const nlohmann::json resources = r.value("resources", nlohmann::json());
+  print_table(syn, resources);
+  if (syn["method"] == "per-class") {
+    syn["against_model"] = rtl::compare_classes(syn, resources.value("by_name", nlohmann::json()));
+    fmt::print("\n{}", rtl::format_class_comparison(syn["against_model"]));
+  }
   const nlohmann::json timing = syn.contains("timing") ? syn["timing"] : nlohmann::json();
   syn.erase("timing");
   if (timing.is_object()) fmt::print("\n{}", rtl::format_timing_table(timing));

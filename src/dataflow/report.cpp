@@ -147,10 +147,17 @@ Utilisation utilisation(const Usage& t, const Part& part) {
           frac(t.ff, part.ff)};
 }
 
-json resources_json(const ResourceReport& r, const Part& part, const Budget& b) {
+json resources_json(const ResourceReport& r, const Design& d, const Part& part, const Budget& b) {
   const Utilisation u = utilisation(r.total, part);
   json by_kind = json::object();
   for (const auto& [kind, u] : r.by_kind) by_kind[kind] = usage_json(u);
+  // Each process and each stream's FIFO by its name, the name its RTL instance carries
+  // (u_<name>): `inrarch synth` sets each synthesized class beside the model's sum of them.
+  json by_name = json::object();
+  for (size_t p = 0; p < r.per_process.size() && p < d.processes.size(); ++p)
+    by_name[d.processes[p].name] = usage_json(r.per_process[p]);
+  for (size_t s = 0; s < r.per_stream.size() && s < d.streams.size(); ++s)
+    by_name[d.streams[s].name] = usage_json(r.per_stream[s]);
   int64_t in_uram = 0;
   for (const MemArray& m : r.arrays) in_uram += m.uram;
   return {{"part", {{"name", part.name}, {"device", part.device}, {"dsp", part.dsp},
@@ -160,6 +167,7 @@ json resources_json(const ResourceReport& r, const Part& part, const Budget& b) 
           {"total", usage_json(r.total)},
           {"utilisation", {{"dsp", u.dsp}, {"bram18k", u.bram18k}, {"uram", u.uram}, {"lut", u.lut}, {"ff", u.ff}}},
           {"by_kind", by_kind},
+          {"by_name", by_name},
           {"fits", r.fits},
           {"over", r.over.empty() ? json(nullptr) : json(r.over)},
           {"on_chip_bits", {{"rom", r.rom_bits}, {"buffers", r.buffer_bits}, {"fifo", r.fifo_bits},

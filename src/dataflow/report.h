@@ -69,7 +69,7 @@ nlohmann::json fifo_json(const Design& d, const SizingResult& s);
 //  uram, lut, ff}, "total": {dsp, bram18k, uram, lut, ff}, "utilisation": {...: fraction
 //  of the part}, "by_kind": {kind: {...}}, "fits", "over", "on_chip_bits": {rom, buffers,
 //  fifo, total}, "arrays_in_uram"}
-nlohmann::json resources_json(const ResourceReport& r, const Part& part, const Budget& budget);
+nlohmann::json resources_json(const ResourceReport& r, const Design& d, const Part& part, const Budget& budget);
 nlohmann::json usage_json(const Usage& u);
 
 // The DSP-bound floor: ceil(multiplies / multiplies_per_cycle) cycles, and `latency` over it.

@@ -193,7 +193,8 @@ ResourceReport estimate_resources(const Design& d, const std::vector<int64_t>& d
   ResourceReport r;
   for (size_t s = 0; s < d.streams.size(); ++s) {
     INRARCH_ASSERT(depths[s] != kUnbounded, "resources of an unbounded FIFO");
-    r.fifos += detail::fifo_usage(d.streams[s].width_bits(), depths[s]);
+    r.per_stream.push_back(detail::fifo_usage(d.streams[s].width_bits(), depths[s]));
+    r.fifos += r.per_stream.back();
     r.fifo_bits += fifo_bits(d.streams[s], depths[s]);
   }
   for (size_t p = 0; p < d.processes.size(); ++p)

@@ -66,6 +66,7 @@ struct MemArray {
 struct ResourceReport {
   Usage total;
   std::vector<Usage> per_process;     // compute (DSP, LUT, FF) and memory of each process
+  std::vector<Usage> per_stream;      // each stream's FIFO
   std::vector<std::pair<std::string, Usage>> by_kind;  // kind names, then "fifo"
   Usage fifos;
   std::vector<MemArray> arrays;

@@ -158,8 +158,9 @@ Usage mac_lane(const Arith& a, int64_t a_bits, int64_t b_bits) {
 // inrarch_mm_engine_aligned (docs/rtl.md, "The mm engine") and the A rows around it: L lanes
 // in L / GS groups of GS = min(L, K), each group an adder tree of AW-bit sums (AW = a_bits +
 // b_bits + ceil(log2 K) + 1, at most 64: the bits an element's sum can use), a register per
-// node; the element sums, the route to the bc beat slots, the fits and the beat, and the
-// control down the pipeline (a few bits a stage). Per lane: the operand registers, the
+// node; the element sums, the route to the bc beat slots (its one-hot selects registered, a
+// bit a slot and group), the fits and the beat, and the control down the pipeline (a few
+// bits a stage). Per lane: the operand registers, the
 // product's (a product split over DSP tiles: its fabric stages, inrarch_mul_dsp) and B's
 // word read a cycle ahead. The kernel's two A rows are registers, each bit a LUT3 of
 // load, shift and rotate. LUTs: a LUT a bit of every adder, the route's AND-OR (three
@@ -179,7 +180,7 @@ Usage aligned_mm_engine(int64_t lanes, int64_t inner, int64_t bc, int64_t w, int
   u.dsp = lanes * dsp_for_product(a_bits, b_bits);
   // (+ per lane the high half's delay, per node its carry, per group the low half's delay)
   u.ff = lanes * (2 * a_bits + 3 * b_bits + aw / 2 + (split ? 224 : 0)) + groups * (nodes * (aw + 1) + aw * 3 / 2) +
-         bc * ((groups + 17) / 18) * aw + bc * (2 * w + 3) + depth * (4 + groups + 4) + a_rows;
+         bc * ((groups + 17) / 18) * aw + bc * (2 * w + 3 + groups) + depth * (4 + groups + 4) + a_rows;
   u.lut = lanes * (split ? 100 : 0) + groups * group * aw + bc * ((groups + 2) / 3) * aw + bc * (w + aw / 6 + 2) +
           a_rows * 3 / 2;
   return u;

@@ -247,7 +247,7 @@ void write_report(DataflowResult& r, const DataflowPlan& plan, const std::option
   r.report["design"] = design_json(r.design);
   r.report["analysis"] = analysis_json(r.analysis);
   r.report["fifo"] = fifo_json(r.design, r.sized);
-  r.report["resources"] = resources_json(r.resources, plan.part, plan.budget);
+  r.report["resources"] = resources_json(r.resources, r.design, plan.part, plan.budget);
   r.report["floor"] = floor_json(r.floor);
   r.report["dse"] = dse ? dse_json(dse->dse, dse->design) : nlohmann::json::object();
   r.report["dse"]["enabled"] = dse.has_value();

@@ -2,6 +2,7 @@
 // floor, resources, verification), the FIFO depths, and the precision sweep.
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -213,12 +214,34 @@ std::string formats_table(const json& f) {
          t + "</table>";
 }
 
+// Each output's error in the C simulation of the design as built, the largest scaled first.
+std::string outputs_table(const json& csim) {
+  const json& outs = get(csim, "outputs");
+  if (!outs.is_array() || outs.empty()) return "";
+  std::vector<const json*> order;
+  for (const json& o : outs) order.push_back(&o);
+  auto scaled = [](const json* o) {
+    const json& s = get(*o, "max_scaled_error");
+    return s.is_number() ? s.get<double>() : std::numeric_limits<double>::infinity();  // NaN: first
+  };
+  std::stable_sort(order.begin(), order.end(), [&](const json* a, const json* b) { return scaled(a) > scaled(b); });
+  std::string t = "<table><tr><th>output</th><th>max abs error</th><th>max rel error</th><th>scaled error</th></tr>";
+  for (const json* o : order)
+    t += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", esc(o->value("output", "")),
+                     num(get(*o, "max_abs_error")), num(get(*o, "max_rel_error")), num(get(*o, "max_scaled_error")));
+  return fmt::format("<p>Each output against the reference in the C simulation ({}), largest scaled error "
+                     "first: the absolute error, over the output's largest magnitude where that is above 1.</p>",
+                     esc(get(csim, "type").is_string() ? csim["type"].get<std::string>() : "")) +
+         t + "</table>";
+}
+
 }  // namespace
 
 std::string precision_section(const json& report) {
   const json& p = get(report, "precision");
   if (!p.is_object()) return "";
-  const std::string body = (p.contains("tried") ? sweep_table(p) : "") + formats_table(get(p, "formats"));
+  const std::string body = (p.contains("tried") ? sweep_table(p) : "") + formats_table(get(p, "formats")) +
+                           outputs_table(get(get(report, "verification"), "csim"));
   return body.empty() ? "" : section("precision", "Precision", body);
 }
 

@@ -9,6 +9,20 @@
 namespace inrarch::hls {
 namespace {
 
+// The sequential C simulation of b lowered as it is, at `type`, emitted into out_dir(name).
+SimVerdicts csim_of(const ir::Bundle& b, const std::string& type, const std::string& name, bool pow2_scaling = true) {
+  dataflow::Design d = dataflow::lower(b.graph);
+  hls_test::size_design(d);
+  HlsOptions opt;
+  opt.type = parse_number_type(type);
+  opt.pow2_scaling = pow2_scaling;
+  fs::path dir = hls_test::out_dir(name);
+  emit_hls(d, b, opt, dir);
+  SimOptions sim;
+  sim.threaded = sim.trace = false;
+  return run_simulations(d, dir, opt, sim);
+}
+
 TEST(ColumnErrors, FiguresByHand) {
   // Two rows of [big, small]: errors 1 and 2 in the big column (max |want| 100), 0.01 and
   // 0.005 in the small one (max |want| 0.1).
@@ -60,15 +74,7 @@ TEST(ColumnErrors, ALargeOutputIsJudgedByItsOwnScale) {
   g.add_output("y", g.binary(ir::Op::Mul, x, g.expand(g.param("w", {1, 2}), {16, 2})));
   hls_test::fill_bundle(b);
   b.params.at("w").data = {10000.0, -7000.0};
-  dataflow::Design d = dataflow::lower(b.graph);
-  hls_test::size_design(d);
-  HlsOptions opt;
-  opt.type = parse_number_type("fixed<32,15>");
-  fs::path dir = hls_test::out_dir("large_output");
-  emit_hls(d, b, opt, dir);
-  SimOptions sim;
-  sim.threaded = sim.trace = false;
-  const SimVerdicts all = run_simulations(d, dir, opt, sim);
+  const SimVerdicts all = csim_of(b, "fixed<32,15>", "large_output");
   const SimRun& v = all.csim.value();
   EXPECT_TRUE(v.pass()) << to_json(all).dump();
   EXPECT_GT(v.max_abs_error.value(), 1e-3) << to_json(all).dump();
@@ -85,16 +91,7 @@ TEST(ColumnErrors, ReportedByTheSimulation) {
   g.add_output("y", g.binary(ir::Op::Mul, x, g.expand(w, {16, 2})));
   hls_test::fill_bundle(b);
   b.params.at("w").data = {64.0, 1.0 / 1024};
-  dataflow::Design d = dataflow::lower(b.graph);
-  hls_test::size_design(d);
-  HlsOptions opt;
-  opt.type = parse_number_type("fixed<32,10>");
-  opt.pow2_scaling = false;
-  fs::path dir = hls_test::out_dir("column_errors");
-  emit_hls(d, b, opt, dir);
-  SimOptions sim;
-  sim.threaded = sim.trace = false;
-  const SimVerdicts all = run_simulations(d, dir, opt, sim);
+  const SimVerdicts all = csim_of(b, "fixed<32,10>", "column_errors", false);
   const SimRun& v = all.csim.value();
   ASSERT_TRUE(v.pass()) << to_json(all).dump();
   const double tensor = v.max_rel_error.value(), column = v.max_column_rel_error.value();
@@ -103,6 +100,35 @@ TEST(ColumnErrors, ReportedByTheSimulation) {
   EXPECT_EQ(v.worst_columns[0].output, "y");
   EXPECT_EQ(v.worst_columns[0].column, 1);
   EXPECT_DOUBLE_EQ(v.worst_columns[0].rel_error, column);
+}
+
+// Each output's own errors: y = 10^4 x (judged relative to its scale) beside u = x / 4
+// (judged absolute), in fixed<32,15>. y's absolute error is the run's, far above u's; u
+// sets the run's scaled error; the outputs come in the design's order.
+TEST(ColumnErrors, EachOutputReportsItsOwnErrors) {
+  ir::Bundle b;
+  ir::Graph& g = b.graph;
+  ir::NodeId x = g.input("x", {16, 2});
+  g.add_output("y", g.binary(ir::Op::Mul, x, g.expand(g.param("w", {1, 2}), {16, 2})));
+  g.add_output("u", g.binary(ir::Op::Mul, x, g.expand(g.param("q", {1, 2}), {16, 2})));
+  hls_test::fill_bundle(b);
+  b.params.at("w").data = {10000.0, -10000.0};
+  b.params.at("q").data = {0.25, 0.25};
+  const SimVerdicts all = csim_of(b, "fixed<32,15>", "output_errors");
+  const SimRun& v = all.csim.value();
+  SCOPED_TRACE(to_json(all).dump());
+  ASSERT_EQ(v.outputs.size(), 2u);
+  const OutputError &y = v.outputs[0], &u = v.outputs[1];
+  EXPECT_EQ(y.output, "y");
+  EXPECT_EQ(u.output, "u");
+  EXPECT_DOUBLE_EQ(y.max_abs_error, v.max_abs_error.value());
+  EXPECT_GT(y.max_abs_error, 1e-3);                      // 17 fraction bits times 10^4
+  EXPECT_LT(y.max_scaled_error, 1e-4);                   // over max |y|, near 10^4
+  EXPECT_NEAR(y.max_rel_error, y.max_scaled_error, 1e-12);
+  EXPECT_LT(u.max_abs_error, 1e-4);
+  EXPECT_DOUBLE_EQ(u.max_scaled_error, u.max_abs_error);  // |u| <= 1/4: absolute
+  EXPECT_DOUBLE_EQ(std::max(y.max_scaled_error, u.max_scaled_error), v.max_scaled_error.value());
+  EXPECT_EQ(to_json(all)["csim"]["outputs"][1]["output"], "u");
 }
 
 }  // namespace

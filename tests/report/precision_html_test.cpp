@@ -52,5 +52,22 @@ TEST(ReportPrecision, TheSweepComesFirstAndNoPrecisionNoSection) {
   EXPECT_TRUE(section_of(driver::render_report_html({{"fifo", json::object()}}, json(), "t"), "precision").empty());
 }
 
+// The C simulation's error of each output, the largest scaled error first (a NaN before
+// all), after the formats.
+TEST(ReportPrecision, EachOutputsErrorLargestFirst) {
+  const json report = {{"precision", {{"formats", formats()}}},
+                       {"verification", json::parse(R"({"csim": {"type": "fixed<20,10>", "outputs": [
+                          {"output": "u", "max_abs_error": 0.0002, "max_rel_error": 0.001, "max_scaled_error": 0.0002},
+                          {"output": "lap", "max_abs_error": 0.9, "max_rel_error": 0.00045, "max_scaled_error": 0.00045},
+                          {"output": "g", "max_abs_error": null, "max_rel_error": null, "max_scaled_error": null}]}})")}};
+  const std::string p = section_of(driver::render_report_html(report, json(), "t"), "precision");
+  const size_t g = p.find("<td>g</td>"), lap = p.find("<td>lap</td>"), u = p.find("<td>u</td>");
+  ASSERT_NE(u, std::string::npos) << p;
+  EXPECT_LT(g, lap);
+  EXPECT_LT(lap, u);
+  EXPECT_LT(p.find("stream values"), g);
+  EXPECT_NE(p.find("C simulation (fixed&lt;20,10&gt;)"), std::string::npos) << p;
+}
+
 }  // namespace
 }  // namespace inrarch

@@ -251,5 +251,26 @@ TEST(RtlClock, WrappingBeatSlotsMeetThreeHundredMegahertz) {
   expect_every_class_meets_the_clock(c.dir / "rtl", "inrarch_mm", 1);
 }
 
+// Beats of 16 at 24-bit lanes, the forms of the `--max-error 1e-3` INSP design: an mm that
+// routes 8 groups' sums into 16 beat slots (K = 2, 16 lanes), and a sine and an add of a
+// ROM operand over 16 lanes each. The route's selects were a compare of the slot on a carry
+// chain in front of the 16-way OR that feeds the slots (229-250 MHz), read from shift-register
+// LUTs; the lanes' saturation flags were two LUTs each in front of the OR of all 16 into the
+// kernel's sticky bit (279 MHz).
+TEST(RtlClock, SixteenLaneBeatsMeetThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("wide_beats_clock"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  const ir::NodeId h = g.mm(g.input("x", {4, 2}), g.param("w", {2, 32}));
+  g.add_output("h", h);
+  g.add_output("s", g.unary(Op::Sin, h));
+  g.add_output("r", g.binary(Op::Add, h, g.param("c", {4, 32})));
+  hls::hls_test::fill_bundle(b, 37);
+  hls::HlsOptions ho;
+  ho.type = hls::parse_number_type("fixed<24,10>");
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "rtl_clock_wide_beats", 16, ho, 16);
+  expect_every_class_meets_the_clock(c.dir / "rtl", "inrarch_mm|inrarch_ew", 3, "RAMB36E2");
+}
+
 }  // namespace
 }  // namespace inrarch::rtl

@@ -5,6 +5,8 @@
 // instance misses the repeated sources, copies, sinks and FIFOs.
 #include "rtl_test_util.h"
 
+#include "dataflow/report.h"
+#include "dataflow/resources.h"
 #include "support/files.h"
 #include "support/process.h"
 
@@ -104,6 +106,59 @@ TEST(RtlSynthClasses, ClassesRegexSelectsAndTimesOnlyThose) {
   o.classes = "fifo";
   o.method = "flattened";
   EXPECT_THROW(synthesize_design(dir, o), Error);
+}
+
+// Each class beside the model: Yosys's cells times the count against the model's sum over
+// the class's instances, the farthest first; the top and classes with an instance the model
+// does not name are left out. Figures worked by hand.
+TEST(RtlSynthModel, ClassesAgainstTheModelSumTheirInstances) {
+  const nlohmann::json synth = {
+      {"class_list",
+       {{{"class", "top inrarch_top"}, {"cells", {{"lut", 9}, {"ff", 9}}}, {"count", 1}, {"instances", nlohmann::json::array()}},
+        {{"class", "inrarch_mm A"}, {"kind", "mm"}, {"count", 2},
+         {"cells", {{"lut", 100}, {"ff", 50}, {"dsp", 4}, {"bram18k", 0}}}, {"instances", {"u_mm_1", "u_mm_2"}}},
+        {{"class", "inrarch_fifo B"}, {"kind", "fifo"}, {"count", 1},
+         {"cells", {{"lut", 30}, {"ff", 44}, {"dsp", 0}, {"bram18k", 0}}}, {"instances", {"u_s_a"}}},
+        {{"class", "inrarch_copy C"}, {"kind", "copy"}, {"count", 1}, {"cells", {{"lut", 1}}}, {"instances", {"u_gone"}}}}}};
+  const nlohmann::json by_name = {{"mm_1", {{"lut", 60}, {"ff", 50}, {"dsp", 4}}},
+                                  {"mm_2", {{"lut", 40}, {"ff", 50}, {"dsp", 4}}},
+                                  {"s_a", {{"lut", 40}, {"ff", 40}, {"dsp", 0}}}};
+  const nlohmann::json cmp = compare_classes(synth, by_name);
+  ASSERT_EQ(cmp["classes"], 2);
+  EXPECT_EQ(cmp["within"], 1);
+  const nlohmann::json& mm = cmp["by_class"][0];
+  EXPECT_EQ(mm["yosys"]["lut"], 200);
+  EXPECT_EQ(mm["model"]["lut"], 100);
+  EXPECT_DOUBLE_EQ(mm["ratio"]["lut"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(mm["ratio"]["ff"].get<double>(), 1.0);
+  EXPECT_EQ(mm["yosys"]["dsp"], mm["model"]["dsp"]);
+  EXPECT_FALSE(mm["within"].get<bool>());
+  const nlohmann::json& fifo = cmp["by_class"][1];
+  EXPECT_DOUBLE_EQ(fifo["ratio"]["lut"].get<double>(), 0.75);
+  EXPECT_DOUBLE_EQ(fifo["ratio"]["ff"].get<double>(), 1.1);
+  EXPECT_TRUE(fifo["within"].get<bool>());
+  const std::string table = format_class_comparison(cmp);
+  EXPECT_LT(table.find("mm A"), table.find("fifo B")) << table;
+  EXPECT_NE(table.find("1 of 2 classes within 0.75-1.33"), std::string::npos) << table;
+}
+
+// The names the model's by_name lists are the names the synthesized instances carry, so
+// every class of a real design finds its model figures.
+TEST(RtlSynthModel, EveryInstanceIsNamedByTheModel) {
+  INRARCH_NEED_TOOL("yosys");
+  rtl_test::Case c = rtl_test::emit_case(sum_and_difference(), "synth_classes_model");
+  SynthOptions o;
+  o.classes = "^inrarch_(fifo|copy|ew2) ";
+  const nlohmann::json r = synthesize_design(c.dir / "rtl", o);
+  const dataflow::Part& part = dataflow::find_part("u50");
+  const dataflow::Budget budget;
+  const dataflow::ResourceReport res = dataflow::estimate_resources(
+      c.design, c.design.depths(), {dataflow::Arith::Fixed, 32}, dataflow::capacity(part, budget));
+  const nlohmann::json by_name = dataflow::resources_json(res, c.design, part, budget)["by_name"];
+  EXPECT_EQ(by_name.size(), c.design.processes.size() + c.design.streams.size());
+  const nlohmann::json cmp = compare_classes(r, by_name);
+  EXPECT_EQ(cmp["classes"], r["class_list"].size()) << r["class_list"].dump();
+  for (const auto& row : cmp["by_class"]) EXPECT_GT(row["model"]["ff"].get<int64_t>(), 0) << row.dump();
 }
 
 }  // namespace

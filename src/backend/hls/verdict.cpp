@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
+
 namespace inrarch::hls {
 
 namespace {
@@ -64,6 +66,11 @@ void write_errors(const SimRun& r, json& out) {
     cols.push_back({{"output", c.output}, {"column", c.column}, {"max_abs_error", c.max_abs_error},
                     {"rel_error", c.rel_error}});
   out["worst_columns"] = cols;
+  json outputs = json::array();
+  for (const OutputError& o : r.outputs)
+    outputs.push_back({{"output", o.output}, {"max_abs_error", o.max_abs_error}, {"max_rel_error", o.max_rel_error},
+                       {"max_scaled_error", o.max_scaled_error}});
+  out["outputs"] = outputs;
 }
 
 json csim_json(const SimRun& r, const std::string& type) {
@@ -102,6 +109,12 @@ SimRun sim_run_from_driver(const json& line) {
     for (const json& c : *w)
       r.worst_columns.push_back({text(c, "output"), c.value("column", int64_t{-1}),
                                  number(c, "max_abs_error").value_or(0), number(c, "rel_error").value_or(0)});
+  if (const auto o = line.find("outputs"); o != line.end() && o->is_array())
+    for (const json& e : *o) {
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      r.outputs.push_back({text(e, "output"), number(e, "max_abs_error").value_or(nan),
+                           number(e, "max_rel_error").value_or(nan), number(e, "max_scaled_error").value_or(nan)});
+    }
   r.overflow = overflow_from_driver(line);
   if (const auto w = line.find("waits"); w != line.end() && w->is_array())
     for (const json& e : *w) r.waits.emplace_back(text(e, "process"), text(e, "waits"));

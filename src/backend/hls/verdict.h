@@ -20,6 +20,13 @@ struct ColumnError {
   double max_abs_error = 0, rel_error = 0;
 };
 
+// One output's errors against the reference, as the run's own (the scaled error judges
+// fixed point, docs/hls.md "Verification"); NaN where the run measured NaN.
+struct OutputError {
+  std::string output;
+  double max_abs_error = 0, max_rel_error = 0, max_scaled_error = 0;
+};
+
 // Values that left the number type's range in one run (docs/hls.md "Range safety").
 struct OverflowReport {
   int64_t count = 0;                 // values the C simulation saturated
@@ -41,6 +48,7 @@ struct SimRun {
   // The errors against the reference; none when the run did not complete, or NaN.
   std::optional<double> max_abs_error, max_rel_error, max_scaled_error, max_column_rel_error;
   std::vector<ColumnError> worst_columns;
+  std::vector<OutputError> outputs;  // each output's, in the design's output order
   OverflowReport overflow;
   // Threaded, at a deadlock: each blocked process and the FIFO op it waits on.
   std::vector<std::pair<std::string, std::string>> waits;

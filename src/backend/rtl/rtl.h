@@ -116,6 +116,19 @@ nlohmann::json synthesize_classes(const std::filesystem::path& rtl_dir, const Sy
 // "auto" chooses by the number of kernel instances in the top; see docs/rtl.md §5.
 nlohmann::json synthesize_design(const std::filesystem::path& rtl_dir, const SynthOptions& opt = {});
 
+// Each synthesized class beside the resource model (synth_model.cpp): Yosys's cells times
+// the class's count against the model's usage summed over its instances, `by_name` being
+// report.json's resources.by_name (a process or stream name, as its instance u_<name>, to
+// its usage). Returns {band, classes, within, by_class: [{class, kind, count, yosys, model,
+// ratio {lut, ff}, within}]}: within when LUT and FF are in the band and DSP, BRAM18K and
+// URAM equal. Classes with an instance the model does not name (the top) are left out.
+struct ClassBand {
+  double low = 0.75, high = 1.33;
+};
+nlohmann::json compare_classes(const nlohmann::json& synth, const nlohmann::json& by_name, const ClassBand& band = {});
+// The comparison as a table, the farthest classes first.
+std::string format_class_comparison(const nlohmann::json& comparison);
+
 // The event graph's latency of the design at its depths (unbounded depths as the RTL
 // builds them), which an unstalled RTL run must take to the cycle.
 int64_t model_latency(const dataflow::Design& d);

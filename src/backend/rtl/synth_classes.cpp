@@ -336,8 +336,11 @@ json summarize(const ClassSet& s, const std::vector<size_t>& chosen, const Timin
   for (size_t i : chosen) {
     const Class& c = s.classes[i];
     cached += c.cached;
-    list.push_back({{"module", c.module}, {"kind", c.kind}, {"count", c.count}, {"hash", c.hash},
-                    {"cells", c.cells}, {"seconds", c.seconds}});
+    json names = json::array();
+    for (size_t k = 0; k < s.insts.size(); ++k)
+      if (s.class_of[k] == i) names.push_back(s.insts[k].name);
+    list.push_back({{"class", c.key}, {"module", c.module}, {"kind", c.kind}, {"count", c.count}, {"hash", c.hash},
+                    {"cells", c.cells}, {"seconds", c.seconds}, {"instances", names}});
     timed.push_back({{"class", c.key}, {"module", c.module}, {"kind", c.kind}, {"count", c.count}, {"timing", c.timing}});
   }
   r["by_kind"] = by_kind;

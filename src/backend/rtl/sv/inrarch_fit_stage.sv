@@ -13,10 +13,12 @@ module inrarch_fit_stage #(
     output logic         ovf
 );
   localparam int LO = FA - F + W - 1;  // the lowest bit that must equal the sign
-  logic f_hi, f_lo, hi, lo;
+  logic f_hi, f_lo, hi, lo, either;
   logic [W-1:0] t;
   inrarch_fit_flags #(.LO(LO)) u_flags (.x, .hi(f_hi), .lo(f_lo));
-  always_ff @(posedge clk) if (en) {hi, lo, t} <= {f_hi, f_lo, x[LO:FA-F]};
+  // ovf is a flip-flop of its own, not hi || lo: a kernel ORs its lanes' flags into its
+  // sticky bit in the cycle they leave the lanes, and a LUT here was one level of that.
+  always_ff @(posedge clk) if (en) {hi, lo, either, t} <= {f_hi, f_lo, f_hi || f_lo, x[LO:FA-F]};
   assign y   = hi ? {1'b0, {(W - 1) {1'b1}}} : lo ? {1'b1, {(W - 1) {1'b0}}} : t;
-  assign ovf = hi || lo;
+  assign ovf = either;
 endmodule

@@ -222,27 +222,41 @@ module inrarch_mm_engine_aligned #(
         yhi <= ghi;
       end
   end
-  always_ff @(posedge clk) if (tick) ylo_d <= ylo;
+  // Kept: where the sums are the tree's roots (L >= K), a root's low half, ylo and ylo_d are
+  // three plain registers in a row, which Yosys would make a shift-register LUT read by the
+  // route (1.2 ns later than a flip-flop).
+  (* keep *) always_ff @(posedge clk) if (tick) ylo_d <= ylo;
   for (genvar g = 0; g < NG; g = g + 1) begin : g_y
     assign y[g*AW+:AW] = {yhi[g*HI+:HI], ylo_d[g*LO+:LO]};
   end
 
   // Route: slot e takes the element of group g with (slot0 + g) mod BC = e that ends in this
   // entry (at most one), with a bit saying it does and one saying it is in the beat written
-  // now (slot0 + g < BC: later ones open the next beat).
-  logic [CT-1:0] c_route;
+  // now (slot0 + g < BC: later ones open the next beat). The one-hot selects are registers,
+  // formed from stage SS of the control a cycle ahead: the select tree's first stage is two
+  // LUT levels of AND-OR over registered selects (a compare in front of it made four).
+  logic [CT-1:0] c_pre, c_route;
+  assign c_pre = `MM_CTL(SS);
   assign c_route = `MM_CTL(SS + 1);
-  logic [BC*NG-1:0] rsel;
+  logic [BC*NG-1:0] rsel_next, rsel;
+  always_comb
+    for (int e = 0; e < BC; e = e + 1)
+      for (int g = 0; g < NG; g = g + 1)
+        // (slot0 + g) mod BC == e, slot0 < BC: slot0 is the constant (e - g) mod BC.
+        rsel_next[e*NG+g] = c_pre[EW+g] && 32'(`C_SLOT(c_pre)) == 32'((e + BC * NG - g) % BC);
+  always_ff @(posedge clk)
+    if (rst) rsel <= '0;
+    else if (tick) rsel <= rsel_next;
   logic [BC-1:0] rhit, rwr;
   always_comb
     for (int e = 0; e < BC; e = e + 1) begin
       rhit[e] = 1'b0;
       rwr[e] = 1'b0;
       for (int g = 0; g < NG; g = g + 1) begin
-        // (slot0 + g) mod BC == e, slot0 < BC: slot0 is the constant (e - g) mod BC.
-        rsel[e*NG+g] = c_route[EW+g] && 32'(`C_SLOT(c_route)) == 32'((e + BC * NG - g) % BC);
         rhit[e] = rhit[e] || rsel[e*NG+g];
-        rwr[e] = rwr[e] || (rsel[e*NG+g] && `C_WR(c_route) && 32'(`C_SLOT(c_route)) + g < BC);
+        // In the beat written now when slot0 + g < BC, that is slot0 = e - g without a wrap:
+        // g <= e, a constant (an add and a compare here cost a carry chain before the OR).
+        if (g <= e) rwr[e] = rwr[e] || (rsel[e*NG+g] && `C_WR(c_route));
       end
     end
   logic [S*BC-1:0] hitq, wrq;  // rhit, rwr down the S route stages

@@ -277,6 +277,15 @@ inline std::string driver::errors_json() {
            ", \"max_abs_error\": " + json_number(c.max_abs) +
            ", \"rel_error\": " + json_number(c.rel) + "}";
   }
+  out += "], \"outputs\": [";  // each output's own errors, by the same measure
+  for (std::size_t k = 0; k < got_.size(); ++k) {
+    tb::errors one;
+    one.add(sink_names_[k], got_[k], tb::load_bin(golden_[k], sizes_[k]), columns_[k]);
+    out += std::string(k ? ", " : "") + "{\"output\": \"" + json_escape(sink_names_[k]) +
+           "\", \"max_abs_error\": " + json_number(one.max_abs) +
+           ", \"max_rel_error\": " + json_number(one.max_rel) +
+           ", \"max_scaled_error\": " + json_number(one.max_scaled) + "}";
+  }
   return out + "]";
 }
 

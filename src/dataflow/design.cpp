@@ -73,6 +73,11 @@ int64_t operand_bits(const Design& d, const Operand& od) {
   return od.bits_at(d.options.elem_bits);
 }
 
+bool is_pass_through(const Design& d, const Process& p) {
+  return p.kind == Kind::IdentityMap && !p.inputs.empty() &&
+         d.streams[p.inputs.at(0)].block == d.streams[p.outputs.at(0)].block;
+}
+
 std::vector<std::pair<std::string, int>> kernels_by_kind(const Design& d) {
   // Arithmetic and data-movement kernels are listed by op ("mm", "sin", "select"), the
   // plumbing by kind ("source", "copy"): that is what a reader of the report looks for.

@@ -185,6 +185,11 @@ struct Design {
 // else the design's elem_bits.
 int64_t operand_bits(const Design& d, const Operand& od);
 
+// A reshape, unsqueeze or squeeze whose blocks are equal: step i reads beat i and writes it
+// unchanged, so the back ends build it as a copy with one output (and the resource model
+// prices it as one).
+bool is_pass_through(const Design& d, const Process& p);
+
 // Number of processes of each kind, by kind_name (for reports).
 std::vector<std::pair<std::string, int>> kernels_by_kind(const Design& d);
 

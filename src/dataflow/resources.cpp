@@ -121,16 +121,31 @@ Usage elementwise_usage(const Design& d, ProcessId pid, const Arith& a,
   return u;
 }
 
+// A stream's beats as a counter's bits: what a copy, a source or a sink holds besides wires.
+int64_t beat_counter_bits(const Design& d, const Process& p) {
+  const StreamId s = p.outputs.empty() ? p.inputs.at(0) : p.outputs.at(0);
+  int64_t bits = 1;
+  while ((int64_t{1} << bits) < d.streams[s].beats()) ++bits;
+  return bits;
+}
+
 Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
   const Process& p = d.processes[pid];
   const int64_t w = d.options.elem_bits, lanes = out_block(d, p);
+  // A copy, a streamed source, a sink or a pass-through reshape moves beats on wires
+  // (inrarch_copy, inrarch_source, inrarch_sink): a beat counter and its last-beat flag, and
+  // a few LUTs of handshake. Yosys on INSP's classes: 2 LUT a copy, 3 a source or sink, and
+  // log2(beats) + 2 FF.
+  const bool copies = p.kind == Kind::Copy || is_pass_through(d, p);
+  if (copies || p.kind == Kind::Sink || (p.kind == Kind::Source && p.op == ir::Op::Input))
+    return {0, 0, 0, copies ? 2 : 3, beat_counter_bits(d, p) + 2};
   Usage u = detail::process_control();
   switch (p.kind) {
     case Kind::Mm: u += mm_usage(d, pid, a, arrays); break;
     case Kind::MmReduce: u += mm_reduce_usage(d, pid, a, arrays); break;
     case Kind::Unary:
     case Kind::Binary: u += elementwise_usage(d, pid, a, arrays); break;
-    case Kind::Copy: u.ff += w * lanes * static_cast<int64_t>(p.outputs.size()); break;
+    case Kind::Copy: break;  // above
     case Kind::Source: case Kind::Sink: case Kind::Transpose: case Kind::Permute: case Kind::IdentityMap:
     case Kind::ExpandMap: case Kind::SelectMap: case Kind::SliceMap: case Kind::CatMap: case Kind::SumMap:
     case Kind::Custom: {  // registers per lane, a buffer, a ROM

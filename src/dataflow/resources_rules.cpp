@@ -189,9 +189,11 @@ Usage aligned_mm_engine(int64_t lanes, int64_t inner, int64_t bc, int64_t w, int
 // The handshake and loop control every process has.
 Usage process_control() { return {0, 0, 0, 60, 60}; }
 
-// A FIFO: depth <= 2 is a register pair; deeper ones are block RAM with an address pair.
+// A FIFO: depth <= 2 is a register pair, read through a 2:1 multiplexer a bit at depth 2
+// (inrarch_fifo's ring; Yosys: width + 8 LUT, 2 width + 5 FF); deeper ones are block RAM
+// with an address pair.
 Usage fifo_usage(int64_t width_bits, int64_t depth) {
-  if (depth <= kShiftRegisterDepth) return {0, 0, 0, 8, depth * width_bits + 4};
+  if (depth <= kShiftRegisterDepth) return {0, 0, 0, 8 + (depth == 2 ? width_bits : 0), depth * width_bits + 4};
   return {0, bram18k_tiles(width_bits, depth), 0, 40, 2 * 16 + 8};
 }
 

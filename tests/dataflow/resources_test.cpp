@@ -242,6 +242,37 @@ TEST(Resources, ElementwiseMultiplierOnDspsOrInTheFabric) {
   EXPECT_EQ(in_lut.lut, 60 + 1856);
 }
 
+// What moves beats on wires, and the FIFOs of registers, as Yosys counts inrarch_copy,
+// inrarch_source, inrarch_sink and a depth-2 inrarch_fifo (INSP's classes at 24 bits,
+// docs/rtl.md §5): y = x + x on [8, 16] at block 4 is a source, a copy to two outputs, the
+// add and a sink, each stream of 32 beats (a 5-bit counter and 2 flags: 7 FF); a copy 2
+// LUT, a source or sink 3; a FIFO of 4 x 32 + 1 bits at depth 2 reads through a LUT a bit.
+TEST(Resources, CopiesSourcesSinksAndRegisterFifos) {
+  ir::Graph g;
+  const ir::NodeId x = g.input("x", {8, 16});
+  g.add_output("y", g.binary(ir::Op::Add, x, x));
+  LowerOptions o;
+  o.block = 4;
+  Design d = lower(g, o);
+  const Capacity big{100000, 100000, 1000, 10000000, 10000000};
+  const ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), {Arith::Fixed, 32}, big);
+  int seen = 0;
+  for (size_t i = 0; i < d.processes.size(); ++i) {
+    const Kind k = d.processes[i].kind;
+    if (k != Kind::Copy && k != Kind::Source && k != Kind::Sink) continue;
+    SCOPED_TRACE(d.processes[i].name);
+    EXPECT_EQ(r.per_process[i].lut, k == Kind::Copy ? 2 : 3);
+    EXPECT_EQ(r.per_process[i].ff, 7);
+    ++seen;
+  }
+  EXPECT_EQ(seen, 3);
+  for (const Usage& f : r.per_stream) {
+    EXPECT_EQ(f.lut, 129 + 8);
+    EXPECT_EQ(f.ff, 2 * 129 + 4);
+  }
+  EXPECT_EQ(detail::fifo_usage(129, 1).lut, 8);  // one register: nothing to select
+}
+
 // A multiply over beats of 16 folded to 4 cycles a beat: 4 lanes (16 DSPs at 32 bits, not
 // 64); besides them each operand's other 12 elements held, the gathered 12 results and the
 // output register's other 12 (4 * 12 * 32 = 1,536 FFs), and a 4:1 multiplexer of each

@@ -17,13 +17,6 @@ using dataflow::Process;
 using dataflow::ProcessId;
 using dataflow::StreamId;
 
-// reshape/unsqueeze/squeeze with equal blocks: step i reads beat i and writes it, as a copy
-// with one output.
-bool is_pass_through(const dataflow::Design& d, const Process& p) {
-  return p.kind == Kind::IdentityMap && !p.inputs.empty() &&
-         d.streams[p.inputs.at(0)].block == d.streams[p.outputs.at(0)].block;
-}
-
 // Sources, sinks and copies are the top's own; every kernel is its kind's (kernel_modules.cpp).
 void check_process(const dataflow::Design& d, ProcessId pid) {
   const Process& p = d.processes[pid];

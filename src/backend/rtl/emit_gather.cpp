@@ -292,7 +292,7 @@ std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c) {
   std::vector<std::pair<std::string, std::string>> files;
   for (size_t pid = 0; pid < c.d.processes.size(); ++pid) {
     const Process& p = c.d.processes[pid];
-    if (!dataflow::is_gather(p.kind) || is_pass_through(c.d, p)) continue;
+    if (!dataflow::is_gather(p.kind) || dataflow::is_pass_through(c.d, p)) continue;
     if (is_sum(p)) {
       for (auto& f : sum_files(c, ProcessId(pid))) files.push_back(std::move(f));
       continue;

@@ -32,11 +32,11 @@ void check_elementwise(const Design& d, const Process& p) {
 // A reshape that keeps the beat is a one-output copy; every other gather (a sum included)
 // is inrarch_gather or inrarch_sum with its tables.
 void check_data_movement(const Design& d, const Process& p) {
-  if (!is_pass_through(d, p)) check_gather(p);
+  if (!dataflow::is_pass_through(d, p)) check_gather(p);
 }
 
 std::string data_movement_instance(const Ctx& c, ProcessId pid) {
-  return is_pass_through(c.d, c.d.processes[pid]) ? copy_instance(c, pid) : gather_instance(c, pid);
+  return dataflow::is_pass_through(c.d, c.d.processes[pid]) ? copy_instance(c, pid) : gather_instance(c, pid);
 }
 
 void not_a_kernel(const Design&, const Process& p) {

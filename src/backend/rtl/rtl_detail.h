@@ -80,10 +80,9 @@ std::string sin_table_hex();
 std::vector<uint64_t> exp2_table();
 std::vector<uint64_t> log1p_table();
 std::vector<std::pair<std::string, std::string>> explog_table_files(const dataflow::Design& d);
-// Gathers (emit_gather.cpp): the pass-through ones are one-output copies, the others
-// inrarch_gather with its tables (steps, sources, constants). check_gather refuses one
-// without a streamed operand.
-bool is_pass_through(const dataflow::Design& d, const dataflow::Process& p);
+// Gathers (emit_gather.cpp): the pass-through ones (dataflow::is_pass_through) are one-output
+// copies, the others inrarch_gather with its tables (steps, sources, constants).
+// check_gather refuses one without a streamed operand.
 void check_gather(const dataflow::Process& p);
 std::string gather_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c);

@@ -68,8 +68,24 @@ module inrarch_lane2 #(
     logic [63:0] xa, xb, yb;
     logic sub;
     assign sub = OP == OP_SUB;
-    inrarch_shift #(.S(EO - EA + FA - F)) u_a (.x(64'($signed(a1))), .y(xa));
-    inrarch_shift #(.S(EO - EB + FA - F)) u_b (.x(64'($signed(b1))), .y(xb));
+    // The shifts inline (inrarch_shift's arithmetic), not as instances: a synthesis that
+    // keeps the hierarchy (`inrarch synth`'s classes) would not see the shifted-in zeros and
+    // the sign's copies through a module's ports, and registered all 64 bits of each half
+    // (265 flip-flops a lane at 24 bits where 127 are needed).
+    localparam int SA = EO - EA + FA - F, SB = EO - EB + FA - F;
+    logic signed [63:0] a64, b64;
+    assign a64 = 64'($signed(a1));
+    assign b64 = 64'($signed(b1));
+    if (SA >= 0) begin : g_a_left
+      assign xa = a64 << SA;
+    end else begin : g_a_right
+      assign xa = a64 >>> (-SA);
+    end
+    if (SB >= 0) begin : g_b_left
+      assign xb = b64 << SB;
+    end else begin : g_b_right
+      assign xb = b64 >>> (-SB);
+    end
     assign yb = sub ? ~xb : xb;
     logic [32:0] low;      // stage 2: the low half with its carry,
     logic [31:0] xh, yh;   // and the high halves

@@ -342,7 +342,7 @@ CompileResult compile(const CompileOptions& o) {
   std::optional<dataflow::ScopedVerifyEach> verify_design;
   if (o.verify_design) verify_design.emplace(true);
   FlowState s{o, staging.path(), {}, ir::Bundle{ir::Graph(""), {}, {}, {}}, {}, {}, {}, 0, dataflow::find_part(o.part),
-              hls::parse_number_type(o.number_type), o.weight_bits};
+              hls::parse_number_type(o.number_type), o.weight_bits, {}, {}};
   s.report["tool"] = {{"name", "inrarch"}, {"version", "0.1"}};
   auto t0 = Clock::now();
 

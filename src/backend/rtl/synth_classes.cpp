@@ -326,9 +326,11 @@ json summarize(const ClassSet& s, const std::vector<size_t>& chosen, const Timin
     add_cells(by_kind["top"], s.classes[0].cells, 1);
   }
   int64_t instances = 0;
+  std::vector<json> names(s.classes.size(), json::array());  // each class's instances
   for (size_t i = 0; i < s.insts.size(); ++i) {
     if (!on[s.class_of[i]]) continue;
     ++instances;
+    names[s.class_of[i]].push_back(s.insts[i].name);
     add_cells(r, s.classes[s.class_of[i]].cells, 1);
     add_cells(by_kind[s.insts[i].kind], s.classes[s.class_of[i]].cells, 1);
   }
@@ -336,11 +338,8 @@ json summarize(const ClassSet& s, const std::vector<size_t>& chosen, const Timin
   for (size_t i : chosen) {
     const Class& c = s.classes[i];
     cached += c.cached;
-    json names = json::array();
-    for (size_t k = 0; k < s.insts.size(); ++k)
-      if (s.class_of[k] == i) names.push_back(s.insts[k].name);
     list.push_back({{"class", c.key}, {"module", c.module}, {"kind", c.kind}, {"count", c.count}, {"hash", c.hash},
-                    {"cells", c.cells}, {"seconds", c.seconds}, {"instances", names}});
+                    {"cells", c.cells}, {"seconds", c.seconds}, {"instances", names[i]}});
     timed.push_back({{"class", c.key}, {"module", c.module}, {"kind", c.kind}, {"count", c.count}, {"timing", c.timing}});
   }
   r["by_kind"] = by_kind;

@@ -1,5 +1,5 @@
-// Each class of the per-class synthesis beside the resource model (docs/rtl.md §5,
-// "Against the model, per class"): Yosys's cells times the class's count, against the
+// Each class of the per-class synthesis beside the resource model (docs/rtl.md §5, "Yosys
+// synthesis of a design"): Yosys's cells times the class's count, against the
 // model's usage summed over the same instances, which report.json's resources.by_name
 // lists by the names the instances carry.
 #include <fmt/format.h>
@@ -15,11 +15,6 @@ using nlohmann::json;
 namespace {
 
 const char* const kCompared[] = {"lut", "ff", "dsp", "bram18k", "uram"};
-
-// Yosys over the model, or null where the model counts none.
-json ratio(int64_t yosys, int64_t model) {
-  return model > 0 ? json(double(yosys) / double(model)) : json(nullptr);
-}
 
 // One class's row, or null where an instance has no model figure (the top's own logic).
 json class_row(const json& cl, const json& by_name, const ClassBand& band) {
@@ -39,8 +34,9 @@ json class_row(const json& cl, const json& by_name, const ClassBand& band) {
   bool within = true;
   for (const char* k : {"lut", "ff"}) {
     const int64_t y = yosys[k].get<int64_t>(), m = model[k].get<int64_t>();
-    r[k] = ratio(y, m);
-    const double x = m > 0 ? double(y) / double(m) : y == 0 ? 1.0 : 1e9;  // a count the model misses
+    // Yosys over the model, null where the model counts none (within only if Yosys does not).
+    r[k] = m > 0 ? json(double(y) / double(m)) : json(nullptr);
+    const double x = m > 0 ? r[k].get<double>() : y == 0 ? 1.0 : 1e9;
     within = within && x >= band.low && x <= band.high;
   }
   for (const char* k : {"dsp", "bram18k", "uram"}) within = within && yosys[k] == model[k];

@@ -305,7 +305,7 @@ void make_streams(Builder& b) {
 }
 
 Design lower_with(const ir::Graph& g, const LowerOptions& options, const ChainPos* chain_pos) {
-  Builder b{g, options, {}, {}, {}, {}, {}, {}, {}, chain_pos};
+  Builder b{g, options, {}, {}, {}, {}, {}, {}, {}, chain_pos, {}};
   make_processes(b);
   make_streams(b);
   for (size_t pi = 0; pi < b.d.processes.size(); ++pi) {

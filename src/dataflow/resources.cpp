@@ -129,6 +129,20 @@ int64_t beat_counter_bits(const Design& d, const Process& p) {
   return bits;
 }
 
+// A gather (inrarch_gather): its multiplexers and counters (detail::gather_logic), taking
+// the steps as the most beats of any stream it reads or writes; its buffer and constants as
+// arrays.
+Usage gather_usage(const Design& d, ProcessId pid, std::vector<MemArray>& arrays) {
+  const Process& p = d.processes[pid];
+  const int64_t w = d.options.elem_bits, lanes = out_block(d, p), writes = d.streams[p.outputs.at(0)].beats();
+  int64_t steps = writes;
+  for (StreamId s : p.inputs) steps = std::max(steps, d.streams[s].beats());
+  const Usage u = detail::gather_logic(gather_sources(d, pid), w, int64_t(p.inputs.size()), steps, writes);
+  if (p.buffer_bits > 0) arrays.push_back(banked(pid, "buffer", p.buffer_bits / w, lanes, w));
+  if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(lanes), w));
+  return u;
+}
+
 Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
   const Process& p = d.processes[pid];
   const int64_t w = d.options.elem_bits, lanes = out_block(d, p);
@@ -146,8 +160,9 @@ Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<
     case Kind::Unary:
     case Kind::Binary: u += elementwise_usage(d, pid, a, arrays); break;
     case Kind::Copy: break;  // above
-    case Kind::Source: case Kind::Sink: case Kind::Transpose: case Kind::Permute: case Kind::IdentityMap:
-    case Kind::ExpandMap: case Kind::SelectMap: case Kind::SliceMap: case Kind::CatMap: case Kind::SumMap:
+    case Kind::IdentityMap: case Kind::ExpandMap: case Kind::SelectMap: case Kind::SliceMap: case Kind::CatMap:
+      return gather_usage(d, pid, arrays);
+    case Kind::Source: case Kind::Sink: case Kind::Transpose: case Kind::Permute: case Kind::SumMap:
     case Kind::Custom: {  // registers per lane, a buffer, a ROM
       u += Usage{0, 0, 0, w * lanes, w * lanes};
       if (p.op == ir::Op::Sum) u.lut += w * lanes;  // the accumulating adder

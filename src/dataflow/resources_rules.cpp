@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 
 #include "dataflow/elementwise.h"
 #include "dataflow/resources.h"
@@ -188,6 +189,28 @@ Usage aligned_mm_engine(int64_t lanes, int64_t inner, int64_t bc, int64_t w, int
 
 // The handshake and loop control every process has.
 Usage process_control() { return {0, 0, 0, 60, 60}; }
+
+namespace {
+
+// LUTs a bit of a k-to-1 multiplexer: a LUT6 takes four words and two selects, MUXF7/F8
+// join up to 16 (not LUTs), and wider ones are a tree of those.
+int64_t mux_luts(int64_t k) { return k <= 1 ? 0 : (k + 3) / 4 + (k > 16 ? mux_luts((k + 15) / 16) : 0); }
+
+int64_t counter_bits(int64_t n) { return std::bit_width(uint64_t(std::max<int64_t>(n, 1))); }
+
+}  // namespace
+
+// The entries that steer each position are registers read from a table a beat ahead, and
+// Yosys keeps only their bits that change, so a position always taken from one word is
+// wires. Fitted to Yosys (synth_xilinx -family xcup -flatten) on INSP width 32 at 24 bits:
+// a select of every other beat (16 positions of one word each) 8 LUT / 11 FF, a cat of two
+// 16-element streams (two words a position) 396 / 19, 3-to-1 and 3-to-3 reblockings of one
+// word a position 6-8 LUT / 8-10 FF.
+Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t inputs, int64_t steps, int64_t writes) {
+  Usage u{0, 0, 0, 7, counter_bits(steps) + counter_bits(writes) + 4 * (inputs - 1)};
+  for (int64_t k : sources) u.lut += w * mux_luts(k);
+  return u;
+}
 
 // A FIFO: depth <= 2 is a register pair, read through a 2:1 multiplexer a bit at depth 2
 // (inrarch_fifo's ring; Yosys: width + 8 LUT, 2 width + 5 FF); deeper ones are block RAM

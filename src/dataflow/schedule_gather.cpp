@@ -7,6 +7,8 @@
 // writes (L = 0). Input beats no output needs (unselected rows, the tail of a slice) are
 // read afterwards so every stream is drained.
 #include <algorithm>
+#include <numeric>
+#include <set>
 
 #include "dataflow/kernels.h"
 #include "dataflow/schedule.h"
@@ -171,6 +173,26 @@ int64_t gather_buffer_elems(const Design& d, ProcessId pid) {
     return acc;
   }
   return 0;
+}
+
+std::vector<int64_t> gather_sources(const Design& d, ProcessId pid) {
+  const Process& p = d.processes.at(pid);
+  const Stream& os = d.streams[p.outputs.at(0)];
+  const int64_t n = numel(os.shape);
+  // Rows of dim 0 read alike, and a beat's positions meet a row's elements again after
+  // lcm(row, block) elements: two such periods show every word a position reads.
+  const int64_t row = os.shape.size() > 1 ? n / std::max<int64_t>(1, os.shape[0]) : n;
+  const int64_t upto = std::min<int64_t>(2 * std::lcm(std::max<int64_t>(1, row), os.block), int64_t{1} << 16);
+  std::vector<std::set<std::pair<int, int64_t>>> seen(size_t(os.block));
+  for (int64_t o = 0; o < std::min(n, upto); ++o) {
+    const Need need = need_of(p, os.shape, o);
+    const auto& od = p.operands[need.slot];
+    const int64_t word = od.stream >= 0 ? need.elem % d.streams[od.stream].block : od.splat ? 0 : need.elem;
+    seen[size_t(o % os.block)].insert({need.slot, word});
+  }
+  std::vector<int64_t> widths;
+  for (const auto& s : seen) widths.push_back(int64_t(s.size()));
+  return widths;
 }
 
 }  // namespace inrarch::dataflow

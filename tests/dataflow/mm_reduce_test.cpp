@@ -123,7 +123,9 @@ TEST(MmReduce, EventGraphAgreesWithTheSimulator) {
         Resolution r = eg.resolve(depths);
         SimResult sim = simulate(d, progs, depths);
         EXPECT_EQ(r.deadlock, sim.deadlock) << "par " << par << " block " << block << " depth " << depth;
-        if (!r.deadlock) EXPECT_EQ(r.latency, sim.latency) << "par " << par << " block " << block << " depth " << depth;
+        if (!r.deadlock) {
+          EXPECT_EQ(r.latency, sim.latency) << "par " << par << " block " << block << " depth " << depth;
+        }
       }
     }
   }

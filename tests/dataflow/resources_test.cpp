@@ -7,6 +7,7 @@
 #include "dataflow/lower.h"
 #include "dataflow/resources.h"
 #include "dataflow/resources_detail.h"
+#include "dataflow/schedule.h"
 #include "support/error.h"
 #include "passes/pipeline.h"
 
@@ -271,6 +272,51 @@ TEST(Resources, CopiesSourcesSinksAndRegisterFifos) {
     EXPECT_EQ(f.ff, 2 * 129 + 4);
   }
   EXPECT_EQ(detail::fifo_usage(129, 1).lut, 8);  // one register: nothing to select
+}
+
+// A gather costs the multiplexers its output positions need, not a register a bit (Yosys on
+// INSP's classes: a position always taken from one word is wires). x ++ y on [8, 16] at
+// block 16: every position takes word e of x or of y, a 2:1 multiplexer (a LUT a bit),
+// 7 LUT of control, and counters of 16 steps and 16 writes (5 bits each) plus 4 flags
+// for the second input: 16 x 32 + 7 LUT, 14 FF. Its slice of the first 8 columns keeps
+// position e on word e: 7 LUT; 8 steps (4 bits), 8 writes at block 8: 8 FF. A reshape of
+// [8, 3] at block 3 into [24] at block 12 takes each position from one word of one of the
+// four beats it spans, always the same (wires): 7 LUT; 8 steps, 2 writes: 6 FF.
+TEST(Resources, GathersCostTheirMultiplexers) {
+  ir::Graph g;
+  const ir::NodeId x = g.input("x", {8, 16}), y = g.input("y", {8, 16}), z = g.input("z", {8, 3});
+  g.add_output("xy", g.cat({x, y}, 1));
+  g.add_output("left", g.slice(g.unary(ir::Op::Neg, x), 1, 0, 8));
+  g.add_output("flat", g.reshape(g.unary(ir::Op::Neg, z), {24}));
+  LowerOptions o;
+  o.block = 16;
+  Design d = lower(g, o);
+  const Capacity big{100000, 100000, 1000, 10000000, 10000000};
+  const ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), {Arith::Fixed, 32}, big);
+  int seen = 0;
+  for (size_t i = 0; i < d.processes.size(); ++i) {
+    const Process& p = d.processes[i];
+    const Usage& u = r.per_process[i];
+    SCOPED_TRACE(p.name);
+    if (p.kind == Kind::CatMap) {
+      EXPECT_EQ(gather_sources(d, ProcessId(i)), std::vector<int64_t>(16, 2));
+      EXPECT_EQ(u.lut, 16 * 32 + 7);
+      EXPECT_EQ(u.ff, 14);
+    } else if (p.kind == Kind::SliceMap) {
+      EXPECT_EQ(gather_sources(d, ProcessId(i)), std::vector<int64_t>(8, 1));
+      EXPECT_EQ(u.lut, 7);
+      EXPECT_EQ(u.ff, 8);
+    } else if (p.kind == Kind::IdentityMap && !is_pass_through(d, p)) {
+      EXPECT_EQ(gather_sources(d, ProcessId(i)), std::vector<int64_t>(12, 1));
+      EXPECT_EQ(u.lut, 7);
+      EXPECT_EQ(u.ff, 6);
+    } else {
+      continue;
+    }
+    ++seen;
+  }
+  EXPECT_EQ(seen, 3);
+  EXPECT_EQ(detail::gather_logic({5, 17}, 10, 1, 1, 1).lut, 7 + 10 * 2 + 10 * (5 + 1));  // 5:1, and 17:1 as five LUT6 and a 2:1
 }
 
 // A multiply over beats of 16 folded to 4 cycles a beat: 4 lanes (16 DSPs at 32 bits, not

@@ -69,8 +69,9 @@ void expect_deep_fifos_set_by_a_phase(const SizingResult& r) {
     ASSERT_LT(size_t(r.set_by[s]), r.history.size());
     const std::string& phase = r.history[r.set_by[s]].phase;
     // The peak's depths are what the unbounded run observes: another depth came later.
-    if (!r.unbounded_observed.empty() && r.depths[s] != std::max<int64_t>(2, r.unbounded_observed[s]))
+    if (!r.unbounded_observed.empty() && r.depths[s] != std::max<int64_t>(2, r.unbounded_observed[s])) {
       EXPECT_NE(phase, "peak") << s;
+    }
     if (r.depths[s] <= 2) continue;
     EXPECT_NE(phase, "final") << s;
     EXPECT_NE(phase, "start") << s;

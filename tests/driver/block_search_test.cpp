@@ -57,7 +57,9 @@ TEST(BlockSearch, StarvedKernelsGetAWiderBeat) {
   EXPECT_EQ(one.report["dse"].count("blocks"), 0u);
   // Every stream of the chosen design carries the block (32 is a multiple of it).
   for (const dataflow::Stream& s : searched.design.streams) {
-    if (s.shape.size() == 2 && s.shape.back() == 32) EXPECT_EQ(s.block, block) << s.name;
+    if (s.shape.size() == 2 && s.shape.back() == 32) {
+      EXPECT_EQ(s.block, block) << s.name;
+    }
   }
 }
 

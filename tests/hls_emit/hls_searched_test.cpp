@@ -18,7 +18,7 @@ Searched searched_insp(int64_t merge) {
   autodiff::SirenSpec spec;
   spec.dims = {2, 64, 64, 64, 64, 3};
   spec.batch = 8;
-  Searched s{autodiff::build_insp_bundle(spec, 1, false), {ir::Graph(), {}, {}, {}, {}, {}, {}, 0}};
+  Searched s{autodiff::build_insp_bundle(spec, 1, false), {ir::Graph(), {}, {}, {}, {}, {}, {}, 0, {}}};
   passes::optimize_bundle(s.bundle);
   driver::DataflowPlan plan;
   plan.part = dataflow::find_part("u50");

@@ -41,6 +41,9 @@ int64_t out_block(const Design& d, const Process& p) {
 // operand's ROM into ceil(L/2) dual-port banks (mm.h's partitions of the same L); fixed point:
 // the engine the RTL builds, aligned (detail::aligned_mm_engine) or the prefix engine's
 // pipeline registers.
+// The prefix engine's LUTs a lane beyond its MAC (mm_usage).
+constexpr int64_t kPrefixLaneLuts = 8 * 64;
+
 Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
   const Process& p = d.processes[pid];
   const int64_t w = d.options.elem_bits;
@@ -63,10 +66,15 @@ Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemAr
   // product split over DSP tiles adds its fabric stages (inrarch_mul_dsp: the middle sums,
   // the halves and the result, 3.5 words), where a product on one DSP48E2 keeps its register
   // in the DSP. Fitted to Yosys: 16-lane mms at fixed<24,10>, 76,605 FF against 76,924 with
-  // 24-bit weights, 47,452 against 47,804 with 18-bit ones (docs/resources.md §2).
+  // 24-bit weights, 47,452 against 47,804 with 18-bit ones (docs/resources.md §2). Its LUTs
+  // a lane: the two 64-bit selections (the window's start and the sum before the open
+  // element) over their candidates, the window's difference and the element sum's add,
+  // 8 LUT a bit of the 64 (fitted to Yosys on the NeRF MLP's mms of 137, 69 and 56 lanes at
+  // fixed<24,10>: 0.96-1.01; docs/rtl.md "On a model of the zoo").
   if (a.kind == Arith::Fixed && !aligned) {
     const int64_t product_ffs = mul_dsp_depth(a_bits, b_bits) == 1 ? 0 : 224;
     u.ff += mm_tree_registers(par, K) * 64 + (64 * select_tree_stages(par) + 160 + product_ffs) * par;
+    u.lut += kPrefixLaneLuts * par;
   }
   if (p.operands[1].stream >= 0) arrays.push_back(banked(pid, "buffer", numel(bs), par, w));
   if (p.rom_bits > 0) {

@@ -319,6 +319,31 @@ TEST(Resources, GathersCostTheirMultiplexers) {
   EXPECT_EQ(detail::gather_logic({5, 17}, 10, 1, 1, 1).lut, 7 + 10 * 2 + 10 * (5 + 1));  // 5:1, and 17:1 as five LUT6 and a 2:1
 }
 
+// An mm whose lanes neither divide K nor K them (the prefix engine) costs, beyond each MAC's
+// 2W + 8 LUT, 8 LUT a bit of its 64-bit sums a lane (Yosys on the zoo NeRF MLP's mms of
+// 137, 69 and 56 lanes: docs/rtl.md "On a model of the zoo"). x · W with W [64, 8] a
+// parameter, 5 lanes against 3 (K = 64): two more MACs (2 x 72), two more lanes' sums
+// (2 x 512), the weights' LUT ROM 2 x 5 x 32 bits of 103 words against 3 x 3 x 32 of 171
+// (+ 32), and A's two rows in 5 banks of 26 words of LUT RAM (160) where 3 banks of 43
+// are block RAM: 1,360 LUT more.
+TEST(Resources, PrefixEngineLanesCostTheirSums) {
+  ir::Graph g;
+  g.add_output("y", g.mm(g.input("x", {8, 64}), g.param("w", {64, 8})));
+  Design d = lower(g, {});
+  const ProcessId mm = d.find_process("mm_2");
+  ASSERT_GE(mm, 0);
+  const Capacity big{100000, 100000, 1000, 10000000, 10000000};
+  const std::vector<int64_t> depths(d.streams.size(), 2);
+  Design three = d, five = d;
+  set_mm_par(three, mm, 3);
+  set_mm_par(five, mm, 5);
+  const Usage u3 = estimate_resources(three, depths, {Arith::Fixed, 32}, big).per_process[mm];
+  const Usage u5 = estimate_resources(five, depths, {Arith::Fixed, 32}, big).per_process[mm];
+  EXPECT_EQ(u5.lut - u3.lut, 2 * 72 + 2 * 512 + 32 + 5 * 32);
+  EXPECT_EQ(u3.bram18k, 6);  // a 32-bit bank is two BRAM18K of 18 bits
+  EXPECT_EQ(u5.bram18k, 0);
+}
+
 // A multiply over beats of 16 folded to 4 cycles a beat: 4 lanes (16 DSPs at 32 bits, not
 // 64); besides them each operand's other 12 elements held, the gathered 12 results and the
 // output register's other 12 (4 * 12 * 32 = 1,536 FFs), and a 4:1 multiplexer of each

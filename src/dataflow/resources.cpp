@@ -36,14 +36,14 @@ int64_t out_block(const Design& d, const Process& p) {
   return p.outputs.empty() ? 1 : d.streams[p.outputs[0]].block;
 }
 
+// The prefix engine's LUTs a lane beyond its MAC (mm_usage).
+constexpr int64_t kPrefixLaneLuts = 8 * 64;
+
 // mm: L = mm_lanes MACs (the stored lanes, attributes.h); the A row double buffer and a
 // streamed B's buffer are split into L banks so the L lanes read in parallel, a constant
 // operand's ROM into ceil(L/2) dual-port banks (mm.h's partitions of the same L); fixed point:
 // the engine the RTL builds, aligned (detail::aligned_mm_engine) or the prefix engine's
 // pipeline registers.
-// The prefix engine's LUTs a lane beyond its MAC (mm_usage).
-constexpr int64_t kPrefixLaneLuts = 8 * 64;
-
 Usage mm_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
   const Process& p = d.processes[pid];
   const int64_t w = d.options.elem_bits;
@@ -137,6 +137,13 @@ int64_t beat_counter_bits(const Design& d, const Process& p) {
   return bits;
 }
 
+// A data-movement kernel's buffer in `lanes` banks and its constants' ROM in dual-port
+// banks, w-bit words.
+void held_arrays(ProcessId pid, const Process& p, int64_t w, int64_t lanes, std::vector<MemArray>& arrays) {
+  if (p.buffer_bits > 0) arrays.push_back(banked(pid, "buffer", p.buffer_bits / w, lanes, w));
+  if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(lanes), w));
+}
+
 // A gather (inrarch_gather): its multiplexers and counters (detail::gather_logic), taking
 // the steps as the most beats of any stream it reads or writes; its buffer and constants as
 // arrays.
@@ -145,10 +152,8 @@ Usage gather_usage(const Design& d, ProcessId pid, std::vector<MemArray>& arrays
   const int64_t w = d.options.elem_bits, lanes = out_block(d, p), writes = d.streams[p.outputs.at(0)].beats();
   int64_t steps = writes;
   for (StreamId s : p.inputs) steps = std::max(steps, d.streams[s].beats());
-  const Usage u = detail::gather_logic(gather_sources(d, pid), w, int64_t(p.inputs.size()), steps, writes);
-  if (p.buffer_bits > 0) arrays.push_back(banked(pid, "buffer", p.buffer_bits / w, lanes, w));
-  if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(lanes), w));
-  return u;
+  held_arrays(pid, p, w, lanes, arrays);
+  return detail::gather_logic(gather_sources(d, pid), w, int64_t(p.inputs.size()), steps, writes);
 }
 
 Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
@@ -174,8 +179,7 @@ Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<
     case Kind::Custom: {  // registers per lane, a buffer, a ROM
       u += Usage{0, 0, 0, w * lanes, w * lanes};
       if (p.op == ir::Op::Sum) u.lut += w * lanes;  // the accumulating adder
-      if (p.buffer_bits > 0) arrays.push_back(banked(pid, "buffer", p.buffer_bits / w, lanes, w));
-      if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(lanes), w));
+      held_arrays(pid, p, w, lanes, arrays);
     }
   }
   return u;

@@ -202,7 +202,8 @@ int64_t counter_bits(int64_t n) { return std::bit_width(uint64_t(std::max<int64_
 
 // The entries that steer each position are registers read from a table a beat ahead, and
 // Yosys keeps only their bits that change, so a position always taken from one word is
-// wires. Fitted to Yosys (synth_xilinx -family xcup -flatten) on INSP width 32 at 24 bits:
+// wires. Fitted to Yosys (`inrarch synth`'s classes, synth_xilinx -family xcup; the same
+// counts flattened) on INSP width 32 at 24 bits:
 // a select of every other beat (16 positions of one word each) 8 LUT / 11 FF, a cat of two
 // 16-element streams (two words a position) 396 / 19, 3-to-1 and 3-to-3 reblockings of one
 // word a position 6-8 LUT / 8-10 FF.

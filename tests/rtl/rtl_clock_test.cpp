@@ -150,6 +150,21 @@ TEST(RtlClock, SquareRootMeetsThreeHundredMegahertz) {
   expect_design_meets_the_clock(b, lo, "rtl_clock_sqrt", "ew1 OP=13", 1);
 }
 
+// The simple lanes and the divider at 24-bit lanes, three a beat (the NeRF MLP's kernels at
+// `--max-error 1e-3`). neg's saturation compared its registered operand with the minimum
+// (a 24-bit compare: two LUTs and their MUXF7/F8) in front of the result register's set pin,
+// 292 MHz; the divider's ... 272 MHz.
+TEST(RtlClock, NarrowSimpleLanesAndDivisionMeetThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b = simple_lanes();
+  b.graph.add_output("div", b.graph.binary(Op::Div, b.graph.input("n", {4, 8}), b.graph.input("d", {4, 8})));
+  hls::hls_test::fill_bundle(b, 13);
+  hls::HlsOptions ho;
+  ho.type = hls::parse_number_type("fixed<24,10>");
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "rtl_clock_narrow", 4, ho);
+  expect_every_class_meets_the_clock(c.dir / "rtl", "inrarch_ew", 8);
+}
+
 // Gathers of every kind at block 4, with constant operands: cat (blocks 3 and 1 into 4, and
 // with a splat and a ROM), slice, select, reshape, expand. The step's bits and each beat's
 // entries are registers read a step ahead; with the step read from its table and each

@@ -22,24 +22,30 @@ module inrarch_lane1 #(
   /* verilator lint_off UNUSEDPARAM */
   localparam int OP_NEG = 3, OP_RELU = 4, OP_STEP = 5;
   /* verilator lint_on UNUSEDPARAM */
-  localparam logic [W-1:0] MIN = {1'b1, {(W - 1) {1'b0}}};
   localparam logic [W-1:0] MAX = {1'b0, {(W - 1) {1'b1}}};
   localparam logic [W-1:0] ONE = W'(1) << F;
   logic [W-1:0] a1;  // stage 1: the operand
   always_ff @(posedge clk) if (en) a1 <= a;
-  logic pos, min;
-  logic [W-1:0] n;  // the operator's result in T
+  logic pos;
+  logic [W-1:0] n;  // the operator's result in T; neg's wraps at the minimum
   assign pos = !a1[W-1] && a1 != '0;
-  assign min = OP == OP_NEG && a1 == MIN;  // -min does not fit
-  assign n = OP == OP_NEG ? (min ? MAX : -a1) : OP == OP_RELU ? (pos ? a1 : '0) : (pos ? ONE : '0);
-  logic [W-1:0] n2;  // stage 2: the result in T and whether it saturated
-  logic min2;
-  always_ff @(posedge clk) if (en) {n2, min2} <= {n, min};
+  assign n = OP == OP_NEG ? -a1 : OP == OP_RELU ? (pos ? a1 : '0) : (pos ? ONE : '0);
+  logic [W-1:0] n2;  // stage 2: the result in T and the operand's sign
+  logic neg2, min2;
+  always_ff @(posedge clk) if (en) {n2, neg2} <= {n, a1[W-1]};
+  // -min does not fit: min is the one negative operand whose wrapped negation is negative
+  // too, a LUT on two register bits. Its result, MAX, takes its place in the fit's select
+  // (SAT). As the compare a1 == MIN selecting MAX into n, it was two LUT levels and their
+  // MUXF7/F8 into the result register's set pin (292 MHz at 24 bits).
+  assign min2 = OP == OP_NEG && neg2 && n2[W-1];
+  localparam int S = (OP == OP_STEP ? EO : EO - EA) + FA - F;
+  localparam logic [63:0] XMAX = S >= 0 ? 64'(MAX) << S : 64'(MAX) >> (-S);
   logic [63:0] r;
-  inrarch_shift #(.S((OP == OP_STEP ? EO : EO - EA) + FA - F)) u_shift (.x(64'($signed(n2))), .y(r));
+  inrarch_shift #(.S(S)) u_shift (.x(64'($signed(n2))), .y(r));
   logic min3, f_ovf;  // stage 3: the fit's flags and the bits it keeps (inrarch_fit_stage)
   logic [W-1:0] f_y;
-  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit (.clk, .en, .x(r), .y(f_y), .ovf(f_ovf));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA), .SAT(OP == OP_NEG), .XSAT(XMAX)) u_fit (
+      .clk, .en, .x(r), .sat(min2), .y(f_y), .ovf(f_ovf));
   always_ff @(posedge clk) if (en) min3 <= min2;
   initial if (D < 4) $fatal(1, "inrarch_lane1: depth %0d is below the lane's 4 stages", D);
   inrarch_delay #(.WIDTH(W + 1), .N(D > 4 ? D - 4 : 0)) u_pad (.clk, .en, .x({min3 || f_ovf, f_y}), .y({ovf, y}));

@@ -105,7 +105,7 @@ module inrarch_lane2 #(
   // shifted value is beyond every W-bit one), otherwise fit().
   logic sat_a, neg_a, f_ovf;
   logic [W-1:0] f_y;
-  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit (.clk, .en, .x(r), .y(f_y), .ovf(f_ovf));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit (.clk, .en, .x(r), .sat(1'b0), .y(f_y), .ovf(f_ovf));
   always_ff @(posedge clk) if (en) {sat_a, neg_a} <= {r_ovf, r_neg};
   localparam logic [W-1:0] MIN = {1'b1, {(W - 1) {1'b0}}};
   localparam logic [W-1:0] MAX = {1'b0, {(W - 1) {1'b1}}};

@@ -127,10 +127,10 @@ module inrarch_lane_div #(
   logic [W-1:0] qt, qt6, yo;
   logic q_ovf, q_ovf7, f_ovf;
   logic [63:0] r;
-  inrarch_fit_stage #(.W(W), .F(F), .FA(F)) u_fit_q (.clk, .en, .x(64'(quo)), .y(qt), .ovf(q_ovf));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(F), .XW(W + 2)) u_fit_q (.clk, .en, .x(64'(quo)), .sat(1'b0), .y(qt), .ovf(q_ovf));
   always_ff @(posedge clk) if (en) qt6 <= qt;
   inrarch_delay #(.WIDTH(1), .N(2), .LAST_FF(1'b1)) u_q_ovf (.clk, .en, .x(q_ovf), .y(q_ovf7));
   inrarch_shift #(.S(EO - EA + EB + FA - F)) u_shift (.x(64'($signed(qt6))), .y(r));
-  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit (.clk, .en, .x(r), .y(yo), .ovf(f_ovf));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit (.clk, .en, .x(r), .sat(1'b0), .y(yo), .ovf(f_ovf));
   inrarch_delay #(.WIDTH(W + 1), .N(D - OWN)) u_pad (.clk, .en, .x({q_ovf7 || f_ovf, yo}), .y({ovf, y}));
 endmodule

@@ -68,7 +68,7 @@ module inrarch_lane_explog #(
   logic ovf_in, ovf3;
   always_ff @(posedge clk) if (en) a1 <= a;
   inrarch_shift #(.S(FA - F - EA)) u_in (.x(64'($signed(a1))), .y(xa));
-  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_in (.clk, .en, .x(xa), .y(x0), .ovf(ovf_in));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_in (.clk, .en, .x(xa), .sat(1'b0), .y(x0), .ovf(ovf_in));
   always_ff @(posedge clk) if (en) {ovf3, x} <= {ovf_in, x0};
   logic x_ovf_end;  // the input fit's flag at the last stage, a flip-flop: the flags' OR follows
   inrarch_delay #(.WIDTH(1), .N(OWN - 4), .LAST_FF(1'b1)) u_ovf (.clk, .en, .x(ovf3), .y(x_ovf_end));
@@ -241,7 +241,7 @@ module inrarch_lane_explog #(
   logic [W-1:0] yo;
   logic s_ovf;
   inrarch_shift #(.S(FA - F + EO)) u_out (.x(64'($signed(s))), .y(sa));
-  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_out (.clk, .en, .x(sa), .y(yo), .ovf(s_ovf));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_out (.clk, .en, .x(sa), .sat(1'b0), .y(yo), .ovf(s_ovf));
   inrarch_delay #(.WIDTH(W + 1), .N(D - OWN)) u_pad (
       .clk, .en, .x({x_ovf_end || s_op_ovf || s_ovf, yo}), .y({ovf, y}));
 endmodule

@@ -57,7 +57,7 @@ module inrarch_lane_sin #(
   logic ovf_in, ovf3;
   always_ff @(posedge clk) if (en) a1 <= a;
   inrarch_shift #(.S(FA - F - EA)) u_in (.x(64'($signed(a1))), .y(xa));
-  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_in (.clk, .en, .x(xa), .y(x0), .ovf(ovf_in));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_in (.clk, .en, .x(xa), .sat(1'b0), .y(x0), .ovf(ovf_in));
   always_ff @(posedge clk) if (en) {ovf3, x} <= {ovf_in, x0};
 
   // 4-6: x · K modulo 2^PW (only the product's F + 66 low bits, all the phase needs) as two
@@ -174,6 +174,6 @@ module inrarch_lane_sin #(
   logic ovf_out;
   assign s = W'($signed(64'($signed({raw_hi, raw_lo}))) >>> (51 - F));
   inrarch_shift #(.S(FA - F + EO)) u_out (.x(64'($signed(s))), .y(sa));
-  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_out (.clk, .en, .x(sa), .y(y17), .ovf(ovf_out));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_out (.clk, .en, .x(sa), .sat(1'b0), .y(y17), .ovf(ovf_out));
   inrarch_delay #(.WIDTH(W + 1), .N(D - OWN)) u_pad (.clk, .en, .x({ovf17 || ovf_out, y17}), .y({ovf, y}));
 endmodule

@@ -48,7 +48,7 @@ module inrarch_lane_sqrt #(
   logic [W-1:0] x;
   logic x_ovf;
   inrarch_shift #(.S(FA - F - EA)) u_in (.x(64'($signed(a))), .y(xa));
-  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_in (.clk, .en, .x(xa), .y(x), .ovf(x_ovf));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_in (.clk, .en, .x(xa), .sat(1'b0), .y(x), .ovf(x_ovf));
 
   // The recurrence, two radicand bits a stage from the top. Entering stage k: the radicand
   // bits not yet taken in rad[k] (plain flip-flops, which Yosys may pack into shift-register
@@ -112,7 +112,7 @@ module inrarch_lane_sqrt #(
   logic s_ovf;
   assign s = pos ? W'(64'(root) << ((F - S) / 2)) : '0;
   inrarch_shift #(.S(FA - F + EO)) u_out (.x(64'($signed(s))), .y(sa));
-  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_out (.clk, .en, .x(sa), .y(y), .ovf(s_ovf));
+  inrarch_fit_stage #(.W(W), .F(F), .FA(FA)) u_fit_out (.clk, .en, .x(sa), .sat(1'b0), .y(y), .ovf(s_ovf));
   logic in_ovf_q;
   always_ff @(posedge clk) if (en) in_ovf_q <= in_ovf;
   assign ovf = in_ovf_q || s_ovf;

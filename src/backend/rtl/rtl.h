@@ -85,13 +85,16 @@ RtlRun run_rtl(const dataflow::Design& d, const std::filesystem::path& dir, cons
 RtlTraceCheck check_rtl_trace(const dataflow::Design& d, const std::filesystem::path& trace, bool exact_times);
 
 // Yosys's synth_xilinx -family xcup of the whole top in an emitted RTL folder (`make synth`).
-// Returns {tool, lut, ff, dsp, bram18k (a RAMB36 is two), uram, lutram_cells, carry_cells,
-// seconds}. Throws inrarch::Error when Yosys fails or runs past budget_s.
+// Returns {tool, lut, ff, dsp, bram18k (a RAMB36 is two), uram, lut_memory, lutram_cells,
+// carry_cells, seconds}. Throws inrarch::Error when Yosys fails or runs past budget_s.
 nlohmann::json synthesize(const std::filesystem::path& rtl_dir, double budget_s = 600);
 
 // Yosys's cell counts in a `stat` listing as the resource model counts them: {lut, ff, dsp,
-// bram18k (a RAMB36 is two), uram, lutram_cells, carry_cells}. A hierarchical listing is
-// read from its "design hierarchy" section (each instance counted once).
+// bram18k (a RAMB36 is two), uram, lut_memory, lutram_cells, carry_cells}. lut counts the
+// LUTs of logic and those that LUT RAM and shift-register cells occupy (lut_memory, as
+// Vivado's CLB LUTs do); a cell of those with no known LUT count is an Error naming it. A
+// hierarchical listing is read from its "design hierarchy" section (each instance counted
+// once).
 nlohmann::json stat_cells(const std::string& stat);
 
 // Synthesis per kernel instance class (synth_classes.cpp): every distinct module

@@ -256,7 +256,7 @@ void run_all(const fs::path& dir, std::vector<Class>& classes, const std::vector
   if (!error.empty()) throw Error(error);
 }
 
-const char* const kCounted[] = {"lut", "ff", "dsp", "bram18k", "uram", "lutram_cells", "carry_cells"};
+const char* const kCounted[] = {"lut", "ff", "dsp", "bram18k", "uram", "lut_memory", "lutram_cells", "carry_cells"};
 
 void add_cells(json& into, const json& cells, int64_t times) {
   if (!into.is_object()) into = json::object();

@@ -29,6 +29,9 @@ inline constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
 // cycle); a deeper one is a RAM whose read port adds a cycle (LightningSim's rule). It is
 // also the least depth FIFO sizing gives any stream, and every stream's initial depth.
 inline constexpr int64_t kShiftRegisterDepth = 2;
+// A deeper FIFO, up to this depth, is LUT RAM (RAM32M16 up to 32 beats, RAM64M8 up to 64,
+// inrarch_fifo's ram_style); a deeper one still is block RAM (docs/resources.md §2).
+inline constexpr int64_t kLutRamFifoDepth = 64;
 // Bits a beat carries besides its elements: the overflow flag (inrarch_hls::beat::ovf).
 inline constexpr int64_t kBeatSidebandBits = 1;
 // Cycles from a write to the earliest read of that beat (the RAW edge of the event graph).

@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "dataflow/elementwise.h"
+#include "dataflow/memory.h"
 #include "dataflow/resources.h"
 #include "dataflow/resources_detail.h"
 #include "support/error.h"
@@ -214,11 +215,19 @@ Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t input
 }
 
 // A FIFO: depth <= 2 is a register pair, read through a 2:1 multiplexer a bit at depth 2
-// (inrarch_fifo's ring; Yosys: width + 8 LUT, 2 width + 5 FF); deeper ones are block RAM
-// with an address pair.
+// (inrarch_fifo's ring; Yosys: width + 8 LUT, 2 width + 5 FF). Deeper, a RAM (memory.h)
+// read into a register: in LUT RAM, its pointers (write, read, next read: AW bits each) and
+// counts (CW bits each) cost, fitted to Yosys at 73 bits and depths 3-64, 7 AW + 4 LUT and
+// width + 3 AW + 2 CW + 3 FF (depth 3: 64 LUT / 86 FF against the rule's 66 / 86; 38:
+// 135 / 106 against 134 / 106; 64: 142 / 107 against 134 / 108); in block RAM, an address
+// pair.
 Usage fifo_usage(int64_t width_bits, int64_t depth) {
   if (depth <= kShiftRegisterDepth) return {0, 0, 0, 8 + (depth == 2 ? width_bits : 0), depth * width_bits + 4};
-  return {0, bram18k_tiles(width_bits, depth), 0, 40, 2 * 16 + 8};
+  if (depth <= kLutRamFifoDepth) {
+    const int64_t aw = counter_bits(depth - 1), cw = counter_bits(depth);
+    return {0, 0, 0, fifo_lutram_luts(width_bits, depth) + 7 * aw + 4, width_bits + 3 * aw + 2 * cw + 3};
+  }
+  return {0, fifo_bram18k(width_bits, depth), 0, 40, 2 * 16 + 8};
 }
 
 }  // namespace detail

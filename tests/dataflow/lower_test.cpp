@@ -99,15 +99,25 @@ TEST(Schedule, GatherBuffers) {
   for (size_t i = 9; i < 12; ++i) EXPECT_EQ(steps[i].ops.size(), 2u);
 }
 
+// Hand-worked from the tilings of docs/resources.md §2; Yosys builds a 73-bit inrarch_fifo
+// from 6 RAM32M16 at depth 3, 11 RAM64M8 at 38 and 3 RAMB18E2 at 65 and 256.
 TEST(Memory, Bram18kRule) {
   EXPECT_EQ(fifo_bram18k(32, 2), 0);
-  EXPECT_EQ(fifo_bram18k(32, 3), 2);        // 1K x 18, two wide
-  EXPECT_EQ(fifo_bram18k(32, 1024), 2);
-  EXPECT_EQ(fifo_bram18k(32, 1025), 4);
+  EXPECT_EQ(fifo_bram18k(32, 3), 0);        // LUT RAM up to depth 64
+  EXPECT_EQ(fifo_bram18k(73, 64), 0);
+  EXPECT_EQ(fifo_bram18k(73, 65), 3);       // 512 x 36, three wide
+  EXPECT_EQ(fifo_bram18k(73, 256), 3);
+  EXPECT_EQ(fifo_bram18k(32, 1024), 2);     // 512 x 36 two deep, or 1K x 18 two wide
+  EXPECT_EQ(fifo_bram18k(32, 1025), 3);     // 512 x 36, three deep
   EXPECT_EQ(fifo_bram18k(32, 16384), 32);
   EXPECT_EQ(fifo_bram18k(8, 2048), 1);      // 2K x 9
   EXPECT_EQ(fifo_bram18k(1, 16384), 1);     // 16K x 1
   EXPECT_EQ(fifo_bram18k(4, 5000), 2);      // 4K x 4, two deep
+  EXPECT_EQ(fifo_lutram_luts(73, 2), 0);    // registers
+  EXPECT_EQ(fifo_lutram_luts(73, 3), 6 * 8);    // RAM32M16: 14 bits of a beat a LUT
+  EXPECT_EQ(fifo_lutram_luts(73, 32), 6 * 8);
+  EXPECT_EQ(fifo_lutram_luts(73, 38), 11 * 8);  // RAM64M8: 7 bits a LUT
+  EXPECT_EQ(fifo_lutram_luts(73, 65), 0);   // block RAM
 }
 
 // A beat never straddles a sample: a rank-1 stream [rows*f] is blocked by f's divisors.

@@ -274,6 +274,22 @@ TEST(Resources, CopiesSourcesSinksAndRegisterFifos) {
   EXPECT_EQ(detail::fifo_usage(129, 1).lut, 8);  // one register: nothing to select
 }
 
+// A FIFO in LUT RAM as Yosys builds inrarch_fifo at 73 bits: depth 38 is 11 RAM64M8 (88
+// LUTs), 6-bit pointers (three) and counts (two), 47 LUTs of logic and 106 FF; the rule
+// says 88 + 7 * 6 + 4 = 134 LUT and 73 + 18 + 12 + 3 = 106 FF, and no block RAM. Depth 65
+// is block RAM, 512 x 36 three wide.
+TEST(Resources, ShallowFifosAreLutRam) {
+  const Usage mid = detail::fifo_usage(73, 38);
+  EXPECT_EQ(mid.bram18k, 0);
+  EXPECT_EQ(mid.lut, 134);
+  EXPECT_EQ(mid.ff, 106);
+  const Usage three = detail::fifo_usage(73, 3);  // 6 RAM32M16, 2-bit pointers and counts
+  EXPECT_EQ(three.lut, 48 + 7 * 2 + 4);
+  EXPECT_EQ(three.ff, 73 + 6 + 4 + 3);
+  EXPECT_EQ(detail::fifo_usage(73, 65).bram18k, 3);
+  EXPECT_EQ(detail::fifo_usage(73, 65).lut, 40);
+}
+
 // A gather costs the multiplexers its output positions need, not a register a bit (Yosys on
 // INSP's classes: a position always taken from one word is wires). x ++ y on [8, 16] at
 // block 16: every position takes word e of x or of y, a 2:1 multiplexer (a LUT a bit),

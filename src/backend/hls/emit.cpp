@@ -169,6 +169,10 @@ std::string model_cpp(const Ctx& c) {
     s += k ? fmt::format("  // holds value * 2^{}\n", k) : "\n";
     int64_t depth = st.depth == dataflow::kUnbounded ? st.beats() : st.depth;
     s += fmt::format("#pragma HLS stream variable = {} depth = {}\n", c.var[i], depth);
+    // The storage the resource model prices and the RTL's FIFO builds (dataflow/memory.h).
+    if (depth > dataflow::kShiftRegisterDepth)
+      s += fmt::format("#pragma HLS bind_storage variable = {} type = fifo impl = {}\n", c.var[i],
+                       depth <= dataflow::kLutRamFifoDepth ? "lutram" : "bram");
   }
   s += "\n  // Processes in topological order. INRARCH_PROCESS(id, name, call) is the call itself\n"
        "  // for Vitis and g++; the simulation driver runs each as a process (dataflow_region.h).\n";

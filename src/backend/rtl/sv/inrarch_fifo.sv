@@ -19,6 +19,7 @@ module inrarch_fifo #(
 );
   localparam int AW = DEPTH > 1 ? $clog2(DEPTH) : 1;
   localparam int CW = $clog2(DEPTH + 1);
+  localparam int LUTRAM_DEPTH = 64;  // dataflow::kLutRamFifoDepth
   localparam logic [AW-1:0] LAST = AW'(DEPTH - 1);
 
   logic [CW-1:0] count;  // beats held (written, not yet read)
@@ -63,7 +64,6 @@ module inrarch_fifo #(
     // its write. `shown` counts the beats written two or more cycles ago, not yet read.
     // The next head's address is a register too (rptr's successor), so the read address is
     // one multiplexer on r_fire, not the successor's compare and increment.
-    logic [WIDTH-1:0] mem[DEPTH];
     logic [CW-1:0] shown;
     logic any;  // shown != 0, kept as a register so that r_valid is one
     logic w_fire_q;
@@ -83,9 +83,23 @@ module inrarch_fifo #(
         if (r_fire) rnext <= next(rnext);
       end
     end
-    always_ff @(posedge clk) begin
-      if (w_fire) mem[wptr] <= w_data;
-      head <= mem[r_fire ? rnext : rptr];
+    logic [AW-1:0] raddr;
+    assign raddr = r_fire ? rnext : rptr;
+    // Up to LUTRAM_DEPTH beats in LUT RAM (RAM32M16 up to 32, RAM64M8 up to 64: a LUT a 14
+    // or 7 bits), deeper in block RAM, as the resource model prices them (docs/resources.md
+    // §2): left to Yosys, depths 65-128 became LUT RAM banks and their multiplexers.
+    if (DEPTH <= LUTRAM_DEPTH) begin : g_lutram
+      (* ram_style = "distributed" *) logic [WIDTH-1:0] mem[DEPTH];
+      always_ff @(posedge clk) begin
+        if (w_fire) mem[wptr] <= w_data;
+        head <= mem[raddr];
+      end
+    end else begin : g_bram
+      (* ram_style = "block" *) logic [WIDTH-1:0] mem[DEPTH];
+      always_ff @(posedge clk) begin
+        if (w_fire) mem[wptr] <= w_data;
+        head <= mem[raddr];
+      end
     end
     assign r_valid = any;
     assign r_data  = head;

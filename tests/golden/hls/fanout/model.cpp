@@ -22,6 +22,7 @@ void model_top(in_x_t& in_x, out_sq_t& out_sq, out_s_t& out_s, bool& out_sq_over
 #pragma HLS stream variable = s_copy_neg_1__mul_2_1 depth = 2
   inrarch_hls::array_stream<data_t, inrarch_hls::shape<2,4>, 2> s_copy_in_x__transpose_3("s_copy_in_x__transpose_3");
 #pragma HLS stream variable = s_copy_in_x__transpose_3 depth = 3
+#pragma HLS bind_storage variable = s_copy_in_x__transpose_3 type = fifo impl = lutram
   inrarch_hls::array_stream<data_t, inrarch_hls::shape<4,2>, 2> s_transpose_3__div_5("s_transpose_3__div_5");
 #pragma HLS stream variable = s_transpose_3__div_5 depth = 2
   inrarch_hls::array_stream<data_t, inrarch_hls::shape<4,2>, 2> s_div_5__sum_6("s_div_5__sum_6");

@@ -12,6 +12,7 @@ void model_top(in_x_t& in_x, out_y_t& out_y, bool& out_y_overflow) {
   // Streams; depths (beats) from FIFO sizing.
   inrarch_hls::array_stream<data_t, inrarch_hls::shape<4,3>, 1> s_mm_2__add_5("s_mm_2__add_5");  // holds value * 2^6
 #pragma HLS stream variable = s_mm_2__add_5 depth = 5
+#pragma HLS bind_storage variable = s_mm_2__add_5 type = fifo impl = lutram
   inrarch_hls::array_stream<data_t, inrarch_hls::shape<4,3>, 1> s_add_5__sin_6("s_add_5__sin_6");  // holds value * 2^5
 #pragma HLS stream variable = s_add_5__sin_6 depth = 2
 

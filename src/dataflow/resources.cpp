@@ -3,9 +3,11 @@
 #include "dataflow/resources.h"
 
 #include <algorithm>
+#include <set>
 
 #include "dataflow/attributes.h"
 #include "dataflow/elementwise.h"
+#include "dataflow/gather_layout.h"
 #include "dataflow/memory.h"
 #include "dataflow/resources_detail.h"
 #include "dataflow/schedule.h"
@@ -145,15 +147,25 @@ void held_arrays(ProcessId pid, const Process& p, int64_t w, int64_t lanes, std:
 }
 
 // A gather (inrarch_gather): its multiplexers and counters (detail::gather_logic), taking
-// the steps as the most beats of any stream it reads or writes; its buffer and constants as
-// arrays.
+// the steps as the most beats of any stream it reads or writes; the ring of recent input
+// beats it reads back from, in registers as the RTL keeps it (gather_layout.h: the buffer
+// words some position reads, a flip-flop a bit, and each ring's beat counter and slot
+// compares); its constants as an array.
 Usage gather_usage(const Design& d, ProcessId pid, std::vector<MemArray>& arrays) {
   const Process& p = d.processes[pid];
   const int64_t w = d.options.elem_bits, lanes = out_block(d, p), writes = d.streams[p.outputs.at(0)].beats();
   int64_t steps = writes;
   for (StreamId s : p.inputs) steps = std::max(steps, d.streams[s].beats());
-  held_arrays(pid, p, w, lanes, arrays);
-  return detail::gather_logic(gather_sources(d, pid), w, int64_t(p.inputs.size()), steps, writes);
+  if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(lanes), w));
+  const GatherLayout g = gather_layout(d, pid, gather_model_beats(d, pid));
+  std::vector<int64_t> sources;
+  std::set<int64_t> held;
+  for (size_t e = 0; e < g.candidates.size(); ++e) {
+    sources.push_back(g.fresh_words[e] + int64_t(g.candidates[e].size()));
+    for (int64_t c : g.candidates[e])
+      if (!(c & kGatherConstCandidate)) held.insert(c);
+  }
+  return detail::gather_logic(sources, w, int64_t(p.inputs.size()), steps, writes, int64_t(held.size()), g.ring);
 }
 
 Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {

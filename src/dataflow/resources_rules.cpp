@@ -208,9 +208,12 @@ int64_t counter_bits(int64_t n) { return std::bit_width(uint64_t(std::max<int64_
 // a select of every other beat (16 positions of one word each) 8 LUT / 11 FF, a cat of two
 // 16-element streams (two words a position) 396 / 19, 3-to-1 and 3-to-3 reblockings of one
 // word a position 6-8 LUT / 8-10 FF.
-Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t inputs, int64_t steps, int64_t writes) {
-  Usage u{0, 0, 0, 7, counter_bits(steps) + counter_bits(writes) + 4 * (inputs - 1)};
+Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t inputs, int64_t steps, int64_t writes,
+                   int64_t held, const std::vector<int64_t>& rings) {
+  Usage u{0, 0, 0, 7, counter_bits(steps) + counter_bits(writes) + 4 * (inputs - 1) + w * held};
   for (int64_t k : sources) u.lut += w * mux_luts(k);
+  for (int64_t ring : rings)
+    if (ring > 1) u.lut += ring, u.ff += counter_bits(ring - 1);
   return u;
 }
 

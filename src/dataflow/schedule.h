@@ -148,11 +148,5 @@ struct GatherNeed {
 };
 GatherNeed gather_need(const Process& p, const ir::Shape& out, int64_t o);
 int64_t gather_buffer_elems(const Design& d, ProcessId p);
-// For each position of gather p's output beat, the distinct words it is ever taken from
-// (the width of its multiplexer): an element of a streamed operand counts by its operand and
-// place in that operand's beat, an element of a constant by its operand and index (a splat
-// as one). Read from the output's first 2 lcm(row, block) elements (every row of dim 0 reads
-// alike), at most 65,536.
-std::vector<int64_t> gather_sources(const Design& d, ProcessId p);
 
 }  // namespace inrarch::dataflow

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <set>
 
+#include "dataflow/gather_layout.h"
 #include "dataflow/kernels.h"
 #include "dataflow/schedule.h"
 #include "support/error.h"
@@ -102,7 +103,9 @@ GatherNeed gather_need(const Process& p, const ir::Shape& out, int64_t o) {
   return {n.slot, n.elem};
 }
 
-Program schedule_gather(const Design& d, ProcessId pid) {
+Program schedule_gather(const Design& d, ProcessId pid) { return schedule_gather_prefix(d, pid, INT64_MAX); }
+
+Program schedule_gather_prefix(const Design& d, ProcessId pid, int64_t max_beats) {
   const Process& p = d.processes.at(pid);
   StreamId out = p.outputs.at(0);
   const Stream& os = d.streams[out];
@@ -113,7 +116,8 @@ Program schedule_gather(const Design& d, ProcessId pid) {
   ProgramBuilder b;
   std::vector<FifoOp> ops;
   int64_t n_out = numel(os.shape);
-  for (int64_t ob = 0; ob < os.beats(); ++ob) {
+  const int64_t beats = std::min(os.beats(), max_beats);
+  for (int64_t ob = 0; ob < beats; ++ob) {
     for (int64_t o = ob * os.block; o < std::min(n_out, (ob + 1) * os.block); ++o) {
       Need n = need_of(p, os.shape, o);
       StreamId s = p.operands[n.slot].stream;
@@ -131,7 +135,7 @@ Program schedule_gather(const Design& d, ProcessId pid) {
       if (done) break;
     }
   }
-  while (true) {  // drain what no output needed
+  while (beats == os.beats()) {  // drain what no output needed
     ops.clear();
     for (size_t k = 0; k < k_count; ++k)
       if (got[k] < total[k]) ops.push_back({p.operands[k].stream, false}), ++got[k];
@@ -173,26 +177,6 @@ int64_t gather_buffer_elems(const Design& d, ProcessId pid) {
     return acc;
   }
   return 0;
-}
-
-std::vector<int64_t> gather_sources(const Design& d, ProcessId pid) {
-  const Process& p = d.processes.at(pid);
-  const Stream& os = d.streams[p.outputs.at(0)];
-  const int64_t n = numel(os.shape);
-  // Rows of dim 0 read alike, and a beat's positions meet a row's elements again after
-  // lcm(row, block) elements: two such periods show every word a position reads.
-  const int64_t row = os.shape.size() > 1 ? n / std::max<int64_t>(1, os.shape[0]) : n;
-  const int64_t upto = std::min<int64_t>(2 * std::lcm(std::max<int64_t>(1, row), os.block), int64_t{1} << 16);
-  std::vector<std::set<std::pair<int, int64_t>>> seen(size_t(os.block));
-  for (int64_t o = 0; o < std::min(n, upto); ++o) {
-    const Need need = need_of(p, os.shape, o);
-    const auto& od = p.operands[need.slot];
-    const int64_t word = od.stream >= 0 ? need.elem % d.streams[od.stream].block : od.splat ? 0 : need.elem;
-    seen[size_t(o % os.block)].insert({need.slot, word});
-  }
-  std::vector<int64_t> widths;
-  for (const auto& s : seen) widths.push_back(int64_t(s.size()));
-  return widths;
 }
 
 }  // namespace inrarch::dataflow

@@ -6,6 +6,7 @@
 #include "dataflow/attributes.h"
 #include "dataflow/lower.h"
 #include "dataflow/resources.h"
+#include "dataflow/gather_layout.h"
 #include "dataflow/resources_detail.h"
 #include "dataflow/schedule.h"
 #include "support/error.h"
@@ -13,6 +14,25 @@
 
 namespace inrarch::dataflow {
 namespace {
+
+// d priced at fixed<32,10> on a part too big to bind, every FIFO at depth 2.
+ResourceReport priced_at_depth_two(const Design& d) {
+  const Capacity big{100000, 100000, 1000, 10000000, 10000000};
+  return estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), {Arith::Fixed, 32}, big);
+}
+
+// g lowered at `block` and priced so.
+struct Priced {
+  Design d;
+  ResourceReport r;
+};
+Priced lowered_and_priced(const ir::Graph& g, int64_t block) {
+  LowerOptions o;
+  o.block = block;
+  Design d = lower(g, o);
+  ResourceReport r = priced_at_depth_two(d);
+  return {std::move(d), std::move(r)};
+}
 
 // The pipelined lanes against Yosys 0.23 (the lane modules alone, `synth_xilinx -family xcup
 // -flatten` of inrarch_lane_sqrt / _sin / _div / _explog at fixed<32,10> and fixed<16,6>,
@@ -255,8 +275,7 @@ TEST(Resources, CopiesSourcesSinksAndRegisterFifos) {
   LowerOptions o;
   o.block = 4;
   Design d = lower(g, o);
-  const Capacity big{100000, 100000, 1000, 10000000, 10000000};
-  const ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), {Arith::Fixed, 32}, big);
+  const ResourceReport r = priced_at_depth_two(d);
   int seen = 0;
   for (size_t i = 0; i < d.processes.size(); ++i) {
     const Kind k = d.processes[i].kind;
@@ -297,18 +316,16 @@ TEST(Resources, ShallowFifosAreLutRam) {
 // for the second input: 16 x 32 + 7 LUT, 14 FF. Its slice of the first 8 columns keeps
 // position e on word e: 7 LUT; 8 steps (4 bits), 8 writes at block 8: 8 FF. A reshape of
 // [8, 3] at block 3 into [24] at block 12 takes each position from one word of one of the
-// four beats it spans, always the same (wires): 7 LUT; 8 steps, 2 writes: 6 FF.
+// four beats it spans, always the same (wires), the first three beats' 9 words from a ring
+// of 4 beats in registers: 7 LUT and 4 slot compares; 8 steps, 2 writes, 9 x 32 bits and
+// the ring's 2-bit beat counter: 6 + 288 + 2 FF.
 TEST(Resources, GathersCostTheirMultiplexers) {
   ir::Graph g;
   const ir::NodeId x = g.input("x", {8, 16}), y = g.input("y", {8, 16}), z = g.input("z", {8, 3});
   g.add_output("xy", g.cat({x, y}, 1));
   g.add_output("left", g.slice(g.unary(ir::Op::Neg, x), 1, 0, 8));
   g.add_output("flat", g.reshape(g.unary(ir::Op::Neg, z), {24}));
-  LowerOptions o;
-  o.block = 16;
-  Design d = lower(g, o);
-  const Capacity big{100000, 100000, 1000, 10000000, 10000000};
-  const ResourceReport r = estimate_resources(d, std::vector<int64_t>(d.streams.size(), 2), {Arith::Fixed, 32}, big);
+  const auto [d, r] = lowered_and_priced(g, 16);
   int seen = 0;
   for (size_t i = 0; i < d.processes.size(); ++i) {
     const Process& p = d.processes[i];
@@ -324,8 +341,8 @@ TEST(Resources, GathersCostTheirMultiplexers) {
       EXPECT_EQ(u.ff, 8);
     } else if (p.kind == Kind::IdentityMap && !is_pass_through(d, p)) {
       EXPECT_EQ(gather_sources(d, ProcessId(i)), std::vector<int64_t>(12, 1));
-      EXPECT_EQ(u.lut, 7);
-      EXPECT_EQ(u.ff, 6);
+      EXPECT_EQ(u.lut, 7 + 4);
+      EXPECT_EQ(u.ff, 6 + 9 * 32 + 2);
     } else {
       continue;
     }
@@ -333,6 +350,32 @@ TEST(Resources, GathersCostTheirMultiplexers) {
   }
   EXPECT_EQ(seen, 3);
   EXPECT_EQ(detail::gather_logic({5, 17}, 10, 1, 1, 1).lut, 7 + 10 * 2 + 10 * (5 + 1));  // 5:1, and 17:1 as five LUT6 and a 2:1
+}
+
+// A gather that reads back from its buffer keeps a ring of its input's recent beats in
+// registers (the RTL's inrarch_gather), not the whole input as an array: z [16, 5] at one
+// element a beat joined into [20, 4] at block 4 writes each output beat as its fourth
+// element arrives, the other three from a ring of 4 one-word beats. Position e < 3 always
+// reads ring word e (wires), position 3 the fresh word: 7 LUT of control and the ring's 4
+// slot compares; FF: the steps' (80 beats in: 7 bits) and writes' (20: 5 bits) counters,
+// the 3 ring words read (3 x 32) and the ring's 2-bit beat counter.
+TEST(Resources, GathersKeepTheirRingInRegisters) {
+  ir::Graph g;
+  g.add_output("wrap", g.reshape(g.unary(ir::Op::Neg, g.input("z", {16, 5})), {20, 4}));
+  const auto [d, r] = lowered_and_priced(g, 4);
+  int seen = 0;
+  for (size_t i = 0; i < d.processes.size(); ++i) {
+    if (d.processes[i].kind != Kind::IdentityMap || is_pass_through(d, d.processes[i])) continue;
+    SCOPED_TRACE(d.processes[i].name);
+    const GatherLayout layout = gather_layout(d, ProcessId(i));
+    EXPECT_EQ(layout.ring, std::vector<int64_t>{4});
+    EXPECT_EQ(gather_sources(d, ProcessId(i)), std::vector<int64_t>(4, 1));
+    EXPECT_EQ(r.per_process[i].lut, 7 + 4);
+    EXPECT_EQ(r.per_process[i].ff, 7 + 5 + 3 * 32 + 2);
+    EXPECT_EQ(r.per_process[i].bram18k, 0);
+    ++seen;
+  }
+  EXPECT_EQ(seen, 1);
 }
 
 // An mm whose lanes neither divide K nor K them (the prefix engine) costs, beyond each MAC's

@@ -67,8 +67,10 @@ TEST(ElementwiseTable, NoLibraryFileNamesAnotherCode) {
   std::map<std::string, int> table;
   for (const ElementwiseRow* r : all_rows()) {
     EXPECT_TRUE(table.emplace(code_name(*r), r->code).second) << "two rows named " << code_name(*r);
-    for (const ElementwiseRow* o : all_rows())
-      if (o != r) EXPECT_NE(o->code, r->code) << code_name(*r) << " and " << code_name(*o) << " share a code";
+    for (const ElementwiseRow* o : all_rows()) {
+      if (o == r) continue;
+      EXPECT_NE(o->code, r->code) << code_name(*r) << " and " << code_name(*o) << " share a code";
+    }
   }
   for (const auto& [file, codes] : lane_codes())
     for (const auto& [name, code] : codes) {

@@ -153,12 +153,12 @@ module inrarch_lane_sin #(
   // 14-16: raw = y0n · 2^20 + m_lo + (m_01 + m_2) · 2^17 (|raw| < 2^52), two carry-save
   // levels, then the sum in two halves.
   localparam int RW = 56, RL = 28;
-  function automatic logic [2*RW-1:0] csa(input logic [RW-1:0] t0, input logic [RW-1:0] t1, input logic [RW-1:0] t2);
-    csa = {t0 ^ t1 ^ t2, ((t0 & t1) | (t0 & t2) | (t1 & t2)) << 1};
+  function automatic logic [2*RW-1:0] carry_save(input logic [RW-1:0] t0, input logic [RW-1:0] t1, input logic [RW-1:0] t2);
+    carry_save = {t0 ^ t1 ^ t2, ((t0 & t1) | (t0 & t2) | (t1 & t2)) << 1};
   endfunction
   logic [RW-1:0] rs, rc, ss, sc;
-  assign {ss, sc} = csa(RW'(y0n13) << 20, RW'(m_lo), RW'(m_01) << 17);
-  always_ff @(posedge clk) if (en) {rs, rc} <= csa(ss, sc, RW'(m_2) << 17);
+  assign {ss, sc} = carry_save(RW'(y0n13) << 20, RW'(m_lo), RW'(m_01) << 17);
+  always_ff @(posedge clk) if (en) {rs, rc} <= carry_save(ss, sc, RW'(m_2) << 17);
   logic [RL:0] r_lo;
   logic [RW-RL-1:0] rs_hi, rc_hi;
   always_ff @(posedge clk) if (en) r_lo <= {1'b0, rs[RL-1:0]} + {1'b0, rc[RL-1:0]};

@@ -140,6 +140,12 @@ int64_t GatherLayout::candidate(const GatherLocated& l) const {
   return ring_base[i] + n / block[i] % ring[i] * block[i] + n % block[i];
 }
 
+std::vector<int64_t> GatherLayout::sources() const {
+  std::vector<int64_t> widths;
+  for (size_t e = 0; e < candidates.size(); ++e) widths.push_back(fresh_words[e] + int64_t(candidates[e].size()));
+  return widths;
+}
+
 int64_t GatherLayout::picks() const {
   size_t most = 1;
   for (const auto& c : candidates) most = std::max(most, c.size());
@@ -176,10 +182,7 @@ int64_t gather_model_beats(const Design& d, ProcessId pid) {
 }
 
 std::vector<int64_t> gather_sources(const Design& d, ProcessId pid) {
-  const GatherLayout g = gather_layout(d, pid, gather_model_beats(d, pid));
-  std::vector<int64_t> widths;
-  for (size_t e = 0; e < g.candidates.size(); ++e) widths.push_back(g.fresh_words[e] + int64_t(g.candidates[e].size()));
-  return widths;
+  return gather_layout(d, pid, gather_model_beats(d, pid)).sources();
 }
 
 }  // namespace inrarch::dataflow

@@ -48,6 +48,8 @@ struct GatherLayout {
   // The candidate an element not fresh is read as: its buffer word (its beat's slot in its
   // input's ring), or kGatherConstCandidate | its index among the constants' words.
   int64_t candidate(const GatherLocated& l) const;
+  // Per output position, the words its multiplexer spans: fresh words and candidates.
+  std::vector<int64_t> sources() const;
   // The most candidates of any position (at least 1), and whether any is a buffer word.
   int64_t picks() const;
   bool held() const;

@@ -158,14 +158,11 @@ Usage gather_usage(const Design& d, ProcessId pid, std::vector<MemArray>& arrays
   for (StreamId s : p.inputs) steps = std::max(steps, d.streams[s].beats());
   if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(lanes), w));
   const GatherLayout g = gather_layout(d, pid, gather_model_beats(d, pid));
-  std::vector<int64_t> sources;
-  std::set<int64_t> held;
-  for (size_t e = 0; e < g.candidates.size(); ++e) {
-    sources.push_back(g.fresh_words[e] + int64_t(g.candidates[e].size()));
-    for (int64_t c : g.candidates[e])
+  std::set<int64_t> held;  // the ring words some position reads
+  for (const auto& list : g.candidates)
+    for (int64_t c : list)
       if (!(c & kGatherConstCandidate)) held.insert(c);
-  }
-  return detail::gather_logic(sources, w, int64_t(p.inputs.size()), steps, writes, int64_t(held.size()), g.ring);
+  return detail::gather_logic(g.sources(), w, int64_t(p.inputs.size()), steps, writes, int64_t(held.size()), g.ring);
 }
 
 Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {

@@ -8,6 +8,7 @@
 #include <bit>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "dataflow/schedule.h"
 #include "support/error.h"
@@ -79,8 +80,11 @@ void walk_written(const Design& d, ProcessId pid, int64_t max_writes, GatherLayo
       writes = writes || op.write;
       for (size_t k = 0; k < p.inputs.size(); ++k) reads[k] = reads[k] || (!op.write && op.stream == p.inputs[k]);
     }
+    uint64_t line = uint64_t(writes) << p.inputs.size();
+    for (size_t k = 0; k < p.inputs.size(); ++k) line |= uint64_t(reads[k]) << k;
     for (uint32_t n = 0; n < run.count; ++n) {
       if (writes && int64_t(g.beats.size()) >= max_writes) return;
+      g.steps.push_back(line);
       step_once(p, out, reads, writes, o, at, g, delivered);
     }
   }
@@ -106,22 +110,15 @@ void size_rings(GatherLayout& g, const std::vector<std::vector<int64_t>>& delive
   }
 }
 
-// Each position's candidates (buffer words and constants, in the order first read) and its
-// distinct fresh input words.
+// Each position's candidates: the words it is taken from, in the order first taken.
 void list_candidates(GatherLayout& g, size_t positions) {
   g.candidates.assign(positions, {});
-  std::vector<std::map<int64_t, bool>> seen(positions), fresh(positions);
+  std::vector<std::set<int64_t>> seen(positions);
   for (const auto& beat : g.beats)
     for (size_t e = 0; e < positions; ++e) {
-      const GatherLocated& l = beat[e];
-      if (l.fresh) {
-        fresh[e][l.q] = true;
-        continue;
-      }
-      const int64_t cand = g.candidate(l);
-      if (seen[e].emplace(cand, true).second) g.candidates[e].push_back(cand);
+      const int64_t cand = g.candidate(beat[e]);
+      if (seen[e].insert(cand).second) g.candidates[e].push_back(cand);
     }
-  for (const auto& f : fresh) g.fresh_words.push_back(int64_t(f.size()));
 }
 
 }  // namespace
@@ -133,6 +130,7 @@ int GatherLayout::input_at(int64_t addr) const {
 }
 
 int64_t GatherLayout::candidate(const GatherLocated& l) const {
+  if (l.fresh) return kGatherFreshCandidate | l.q;
   const int k = input_at(l.addr);
   if (k < 0) return kGatherConstCandidate | (l.addr - streamed_words);
   const size_t i = size_t(k);
@@ -140,9 +138,28 @@ int64_t GatherLayout::candidate(const GatherLocated& l) const {
   return ring_base[i] + n / block[i] % ring[i] * block[i] + n % block[i];
 }
 
+namespace {
+int bits_for(int64_t n) { return n > 1 ? std::bit_width(uint64_t(n - 1)) : 1; }  // an index below n
+}  // namespace
+
+int GatherLayout::pick_bits() const { return bits_for(picks()); }
+
+std::vector<std::vector<uint64_t>> GatherLayout::entries() const {
+  std::vector<std::map<int64_t, uint64_t>> pick_of(candidates.size());  // per position: candidate -> its index
+  for (size_t e = 0; e < candidates.size(); ++e)
+    for (size_t j = 0; j < candidates[e].size(); ++j) pick_of[e][candidates[e][j]] = j;
+  std::vector<std::vector<uint64_t>> lines;
+  for (const auto& beat : beats) {
+    std::vector<uint64_t> line;
+    for (size_t e = 0; e < beat.size(); ++e) line.push_back(pick_of[e].at(candidate(beat[e])));
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
 std::vector<int64_t> GatherLayout::sources() const {
   std::vector<int64_t> widths;
-  for (size_t e = 0; e < candidates.size(); ++e) widths.push_back(fresh_words[e] + int64_t(candidates[e].size()));
+  for (const auto& c : candidates) widths.push_back(int64_t(c.size()));
   return widths;
 }
 
@@ -155,7 +172,7 @@ int64_t GatherLayout::picks() const {
 bool GatherLayout::held() const {
   for (const auto& c : candidates)
     for (int64_t x : c)
-      if (!(x & kGatherConstCandidate)) return true;
+      if (!(x & (kGatherConstCandidate | kGatherFreshCandidate))) return true;
   return false;
 }
 

@@ -21,9 +21,10 @@ struct GatherLocated {
   int64_t q = 0, addr = 0;
 };
 
-// A candidate that is a constant word (its index among the constants' words) rather than a
-// buffer word.
+// A candidate that is a constant word (its index among the constants' words), or a word of
+// the writing step's input beats (its index among them), rather than a buffer word.
 inline constexpr int64_t kGatherConstCandidate = int64_t{1} << 31;
+inline constexpr int64_t kGatherFreshCandidate = int64_t{1} << 30;
 
 struct GatherLayout {
   // Per operand: its first address; the streamed operands' elements, then the constants'.
@@ -35,24 +36,32 @@ struct GatherLayout {
   std::vector<int64_t> block, base, word, elems, ring, ring_base;
   int64_t in_words = 0;  // the step's input words, all inputs together
   int64_t buffer = 0;    // buffer words: the rings together
+  // Per step walked, its line of inrarch_gather's step table: bit k reads input k, bit
+  // `inputs` writes a beat.
+  std::vector<uint64_t> steps;
   // Per written beat, where each of its elements is.
   std::vector<std::vector<GatherLocated>> beats;
-  // Per output position, the buffer words and constants (kGatherConstCandidate | index) it
-  // reads, in the order first read; and the distinct input words it takes fresh.
+  // Per output position, the words it is ever taken from, in the order first taken: the
+  // step's input words (kGatherFreshCandidate | index), buffer words and constants
+  // (kGatherConstCandidate | index). Its multiplexer spans these alone.
   std::vector<std::vector<int64_t>> candidates;
-  std::vector<int64_t> fresh_words;
 
   int64_t ring_words(size_t k) const { return ring[k] * block[k]; }
   // The streamed input whose operand holds address addr, or -1 (a constant).
   int input_at(int64_t addr) const;
-  // The candidate an element not fresh is read as: its buffer word (its beat's slot in its
-  // input's ring), or kGatherConstCandidate | its index among the constants' words.
+  // The candidate an element is read as: kGatherFreshCandidate | its word among the step's
+  // input words, its buffer word (its beat's slot in its input's ring), or
+  // kGatherConstCandidate | its index among the constants' words.
   int64_t candidate(const GatherLocated& l) const;
-  // Per output position, the words its multiplexer spans: fresh words and candidates.
-  std::vector<int64_t> sources() const;
-  // The most candidates of any position (at least 1), and whether any is a buffer word.
+  // The most candidates of any position (at least 1), the bits of an index below it (at
+  // least 1), and whether any candidate is a buffer word.
   int64_t picks() const;
+  int pick_bits() const;
   bool held() const;
+  // Per written beat, each output position's entry: the index of its candidate.
+  std::vector<std::vector<uint64_t>> entries() const;
+  // Per output position, the words its multiplexer spans: its candidates.
+  std::vector<int64_t> sources() const;
 };
 
 // The layout of gather p, walked over its whole schedule, or over its first max_writes

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <type_traits>
 
 #include "dataflow/attributes.h"
 #include "dataflow/elementwise.h"
@@ -12,6 +13,7 @@
 #include "dataflow/resources_detail.h"
 #include "dataflow/schedule.h"
 #include "support/error.h"
+#include "support/looped_table.h"
 
 namespace inrarch::dataflow {
 
@@ -146,6 +148,35 @@ void held_arrays(ProcessId pid, const Process& p, int64_t w, int64_t lanes, std:
   if (p.rom_bits > 0) arrays.push_back(banked(pid, "rom", p.rom_bits / w, rom_banks(lanes), w));
 }
 
+// The registers a table's first `lines` lines (each `fields` fields of `bits` bits) are read
+// into, one a distinct column that is not constant: Yosys merges the registers of columns
+// alike (and their ROM's LUTs), and a constant column is wires. The step register, zeroed
+// past the last step, also keeps a column of ones.
+template <class Line>
+int64_t table_registers(const std::vector<Line>& table, int64_t lines, size_t fields, int bits, bool zeroed_after) {
+  std::set<std::vector<bool>> columns;
+  for (size_t f = 0; f < fields; ++f)
+    for (int bit = 0; bit < bits; ++bit) {
+      std::vector<bool> column;
+      for (int64_t b = 0; b < lines; ++b) {
+        if constexpr (std::is_integral_v<Line>) column.push_back(table[size_t(b)] >> bit & 1);
+        else column.push_back(table[size_t(b)][f] >> bit & 1);
+      }
+      const bool varies = std::find(column.begin(), column.end(), !column.front()) != column.end();
+      if (varies || (zeroed_after && column.front())) columns.insert(column);
+    }
+  return int64_t(columns.size());
+}
+
+// A gather's tables as the RTL keeps them (support/looped_table.h), from the prefix the
+// model walks (its rows repeat, so the tables' period shows in it).
+detail::GatherTables gather_tables(const GatherLayout& g, int64_t inputs) {
+  const std::vector<std::vector<uint64_t>> entries = g.entries();
+  const LoopedTable steps = looped_table(g.steps), lines = looped_table(entries);
+  return {steps.lines, table_registers(g.steps, steps.lines, 1, int(inputs) + 1, true), lines.lines,
+          table_registers(entries, lines.lines, g.candidates.size(), g.pick_bits(), false)};
+}
+
 // A gather (inrarch_gather): its multiplexers and counters (detail::gather_logic), taking
 // the steps as the most beats of any stream it reads or writes; the ring of recent input
 // beats it reads back from, in registers as the RTL keeps it (gather_layout.h: the buffer
@@ -161,8 +192,9 @@ Usage gather_usage(const Design& d, ProcessId pid, std::vector<MemArray>& arrays
   std::set<int64_t> held;  // the ring words some position reads
   for (const auto& list : g.candidates)
     for (int64_t c : list)
-      if (!(c & kGatherConstCandidate)) held.insert(c);
-  return detail::gather_logic(g.sources(), w, int64_t(p.inputs.size()), steps, writes, int64_t(held.size()), g.ring);
+      if (!(c & (kGatherConstCandidate | kGatherFreshCandidate))) held.insert(c);
+  return detail::gather_logic(g.sources(), w, steps, gather_tables(g, int64_t(p.inputs.size())), int64_t(held.size()),
+                              g.ring);
 }
 
 Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {

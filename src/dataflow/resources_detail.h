@@ -20,12 +20,17 @@ Usage mac_lane(const Arith& a, int64_t a_bits, int64_t b_bits);
 // a_bits x b_bits (fixed point): DSPs, LUTs and FFs.
 Usage aligned_mm_engine(int64_t lanes, int64_t inner, int64_t bc, int64_t w, int64_t a_bits, int64_t b_bits);
 Usage process_control();
+// inrarch_gather's step and entry tables as it keeps them (support/looped_table.h): the
+// lines of each, and the registers it is read into (a distinct column that is not constant).
+struct GatherTables {
+  int64_t step_lines = 1, step_bits = 0, entry_lines = 1, entry_bits = 0;
+};
 // inrarch_gather (select, slice, cat, expand, re-blocking reshape): each output position's
-// multiplexer over `sources[e]` words of w bits, the step and beat counters of `steps` and
-// `writes` and a few flags per streamed input beyond the first, and the buffer: `held`
-// words of registers, and per streamed input its ring of `rings[k]` beats (a beat counter
-// and a slot compare a beat where it wraps).
-Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t inputs, int64_t steps, int64_t writes,
+// multiplexer over `sources[e]` words of w bits, the step counter of `steps` and three
+// flags, its tables (a LUT6 ROM a register per 64 lines) and their line counters, and the
+// buffer: `held` words of registers, and per streamed input its ring of `rings[k]` beats (a
+// beat counter and a slot compare a beat where it wraps).
+Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t steps, const GatherTables& tables,
                    int64_t held = 0, const std::vector<int64_t>& rings = {});
 Usage fifo_usage(int64_t width_bits, int64_t depth);
 

@@ -199,21 +199,30 @@ int64_t mux_luts(int64_t k) { return k <= 1 ? 0 : (k + 3) / 4 + (k > 16 ? mux_lu
 
 int64_t counter_bits(int64_t n) { return std::bit_width(uint64_t(std::max<int64_t>(n, 1))); }
 
+// The address bits of a table of `lines` (none for one line: a constant).
+int64_t line_bits(int64_t lines) { return lines > 1 ? counter_bits(lines - 1) : 0; }
+
+// A table of `lines` lines read into a register, `bits` of them changing: a LUT6 ROM a bit
+// per 64 lines, MUXF7/F8 joining up to four.
+int64_t table_luts(int64_t lines, int64_t bits) { return lines > 1 ? bits * ((lines + 63) / 64) : 0; }
+
 }  // namespace
 
 // The entries that steer each position are registers read from a table a beat ahead, and
 // Yosys keeps only their bits that change, so a position always taken from one word is
-// wires. Fitted to Yosys (`inrarch synth`'s classes, synth_xilinx -family xcup; the same
-// counts flattened) on INSP width 32 at 24 bits:
-// a select of every other beat (16 positions of one word each) 8 LUT / 11 FF, a cat of two
-// 16-element streams (two words a position) 396 / 19, 3-to-1 and 3-to-3 reblockings of one
-// word a position 6-8 LUT / 8-10 FF.
-Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t inputs, int64_t steps, int64_t writes,
+// wires. Against Yosys (`inrarch synth`'s classes, synth_xilinx -family xcup), tables kept
+// to their period: INSP width 32 at 24 bits, six classes, 0.86-1.01 LUT and FF equal (a
+// select 6 LUT / 8 FF, a cat of two 16-element streams 398 / 17); the NeRF MLP's four,
+// 0.86-1.11 LUT and FF equal (its cat of 576 steps 169 / 99).
+Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t steps, const GatherTables& tables,
                    int64_t held, const std::vector<int64_t>& rings) {
-  Usage u{0, 0, 0, 7, counter_bits(steps) + counter_bits(writes) + 4 * (inputs - 1) + w * held};
+  Usage u{0, 0, 0, 7,
+          counter_bits(steps) + 3 + line_bits(tables.step_lines) + line_bits(tables.entry_lines) + tables.step_bits +
+              tables.entry_bits + w * held};
   for (int64_t k : sources) u.lut += w * mux_luts(k);
   for (int64_t ring : rings)
     if (ring > 1) u.lut += ring, u.ff += counter_bits(ring - 1);
+  u.lut += table_luts(tables.step_lines, tables.step_bits) + table_luts(tables.entry_lines, tables.entry_bits);
   return u;
 }
 

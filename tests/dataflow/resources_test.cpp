@@ -310,15 +310,21 @@ TEST(Resources, ShallowFifosAreLutRam) {
 }
 
 // A gather costs the multiplexers its output positions need, not a register a bit (Yosys on
-// INSP's classes: a position always taken from one word is wires). x ++ y on [8, 16] at
-// block 16: every position takes word e of x or of y, a 2:1 multiplexer (a LUT a bit),
-// 7 LUT of control, and counters of 16 steps and 16 writes (5 bits each) plus 4 flags
-// for the second input: 16 x 32 + 7 LUT, 14 FF. Its slice of the first 8 columns keeps
-// position e on word e: 7 LUT; 8 steps (4 bits), 8 writes at block 8: 8 FF. A reshape of
-// [8, 3] at block 3 into [24] at block 12 takes each position from one word of one of the
-// four beats it spans, always the same (wires), the first three beats' 9 words from a ring
-// of 4 beats in registers: 7 LUT and 4 slot compares; 8 steps, 2 writes, 9 x 32 bits and
-// the ring's 2-bit beat counter: 6 + 288 + 2 FF.
+// INSP's classes: a position always taken from one word is wires), and its step and entry
+// tables kept to their period: a register and a LUT for each distinct column that is not
+// constant (the step register, zeroed past the last step, keeps a column of ones too).
+// x ++ y on [8, 16] at block 16: every position takes word e of x or of y, a 2:1
+// multiplexer (a LUT a bit), 7 LUT of control; the steps alternate reading x and y, writing
+// each time (2 lines, 3 step registers), and so do the entries (2 lines, one register for
+// every position): 16 x 32 + 7 + 3 + 1 LUT; FF: the step counter to 16 (5 bits), 3 flags, a
+// line bit for each table and the 4 table registers: 14. Its slice of the first 8 columns
+// keeps position e on word e: 7 LUT; its tables are a line each (the step's read and write
+// one register): 8 steps (4 bits), 3 flags and 1. A reshape of [8, 3] at block 3 into [24]
+// at block 12 takes each position from one word of one of the four beats it spans, always
+// the same (wires), the first three beats' 9 words from a ring of 4 beats in registers: 7
+// LUT, 4 slot compares, and a step table of 4 lines (read, read, read, read and write: two
+// registers); FF: 8 steps (4 bits), 3 flags, the step table's line (2) and registers, 9 x 32
+// bits and the ring's 2-bit beat counter.
 TEST(Resources, GathersCostTheirMultiplexers) {
   ir::Graph g;
   const ir::NodeId x = g.input("x", {8, 16}), y = g.input("y", {8, 16}), z = g.input("z", {8, 3});
@@ -333,32 +339,34 @@ TEST(Resources, GathersCostTheirMultiplexers) {
     SCOPED_TRACE(p.name);
     if (p.kind == Kind::CatMap) {
       EXPECT_EQ(gather_sources(d, ProcessId(i)), std::vector<int64_t>(16, 2));
-      EXPECT_EQ(u.lut, 16 * 32 + 7);
-      EXPECT_EQ(u.ff, 14);
+      EXPECT_EQ(u.lut, 16 * 32 + 7 + 3 + 1);
+      EXPECT_EQ(u.ff, 5 + 3 + 2 + 4);
     } else if (p.kind == Kind::SliceMap) {
       EXPECT_EQ(gather_sources(d, ProcessId(i)), std::vector<int64_t>(8, 1));
       EXPECT_EQ(u.lut, 7);
-      EXPECT_EQ(u.ff, 8);
+      EXPECT_EQ(u.ff, 4 + 3 + 1);
     } else if (p.kind == Kind::IdentityMap && !is_pass_through(d, p)) {
       EXPECT_EQ(gather_sources(d, ProcessId(i)), std::vector<int64_t>(12, 1));
-      EXPECT_EQ(u.lut, 7 + 4);
-      EXPECT_EQ(u.ff, 6 + 9 * 32 + 2);
+      EXPECT_EQ(u.lut, 7 + 4 + 2);
+      EXPECT_EQ(u.ff, 4 + 3 + 2 + 2 + 9 * 32 + 2);
     } else {
       continue;
     }
     ++seen;
   }
   EXPECT_EQ(seen, 3);
-  EXPECT_EQ(detail::gather_logic({5, 17}, 10, 1, 1, 1).lut, 7 + 10 * 2 + 10 * (5 + 1));  // 5:1, and 17:1 as five LUT6 and a 2:1
+  EXPECT_EQ(detail::gather_logic({5, 17}, 10, 1, {}).lut, 7 + 10 * 2 + 10 * (5 + 1));  // 5:1, and 17:1 as five LUT6 and a 2:1
 }
 
 // A gather that reads back from its buffer keeps a ring of its input's recent beats in
 // registers (the RTL's inrarch_gather), not the whole input as an array: z [16, 5] at one
 // element a beat joined into [20, 4] at block 4 writes each output beat as its fourth
 // element arrives, the other three from a ring of 4 one-word beats. Position e < 3 always
-// reads ring word e (wires), position 3 the fresh word: 7 LUT of control and the ring's 4
-// slot compares; FF: the steps' (80 beats in: 7 bits) and writes' (20: 5 bits) counters,
-// the 3 ring words read (3 x 32) and the ring's 2-bit beat counter.
+// reads ring word e (wires), position 3 the fresh word: 7 LUT of control, the ring's 4
+// slot compares and the step table's 2 (4 lines: the read, and the write every fourth);
+// FF: the step counter (80 beats in: 7 bits), 3 flags, the step table's line (2 bits) and
+// registers, the 3 ring words read (3 x 32) and the ring's 2-bit beat counter. The entries
+// are the same every beat: a line, constants.
 TEST(Resources, GathersKeepTheirRingInRegisters) {
   ir::Graph g;
   g.add_output("wrap", g.reshape(g.unary(ir::Op::Neg, g.input("z", {16, 5})), {20, 4}));
@@ -370,8 +378,8 @@ TEST(Resources, GathersKeepTheirRingInRegisters) {
     const GatherLayout layout = gather_layout(d, ProcessId(i));
     EXPECT_EQ(layout.ring, std::vector<int64_t>{4});
     EXPECT_EQ(gather_sources(d, ProcessId(i)), std::vector<int64_t>(4, 1));
-    EXPECT_EQ(r.per_process[i].lut, 7 + 4);
-    EXPECT_EQ(r.per_process[i].ff, 7 + 5 + 3 * 32 + 2);
+    EXPECT_EQ(r.per_process[i].lut, 7 + 4 + 2);
+    EXPECT_EQ(r.per_process[i].ff, 7 + 3 + 2 + 2 + 3 * 32 + 2);
     EXPECT_EQ(r.per_process[i].bram18k, 0);
     ++seen;
   }

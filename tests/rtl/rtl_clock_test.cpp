@@ -202,6 +202,21 @@ TEST(RtlClock, GatherOfARowMeetsThreeHundredMegahertz) {
   expect_design_meets_the_clock(b, lo, "rtl_clock_row", "inrarch_gather", 1);
 }
 
+// A cat of 64 rows a beat an element (448 written beats): its entry table, read whole, was
+// 448 lines of LUT ROM between the line counter and the entry register (the NeRF MLP's
+// 576-line cat estimated 246 MHz); kept a row long, it is a few LUTs.
+TEST(RtlClock, GatherOfManyRowsMeetsThreeHundredMegahertz) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("cat_rows_clock"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  const ir::NodeId x = g.input("x", {64, 3}), t = g.input("t", {64, 1});
+  g.add_output("enc", g.cat({x, g.unary(Op::Neg, x), t}, 1));
+  hls::hls_test::fill_bundle(b, 43);
+  dataflow::LowerOptions lo;
+  lo.block = 3;
+  expect_design_meets_the_clock(b, lo, "rtl_clock_cat_rows", "inrarch_gather", 1);
+}
+
 // Folded kernels (docs/rtl.md "Folded elementwise kernels"): the chunk multiplexer in front
 // of the lanes' operand registers, the sub-step counter's flags and the gathered results.
 // A multiply of two streams at 4 cycles a beat, one of a ROM at 8 (one lane), sin at 2, all

@@ -152,6 +152,39 @@ TEST(RtlGather, ReblockingKeepsARingOfBeats) {
   rtl_test::expect_exact(c);
 }
 
+// A gather's step and entry tables follow the batch's rows, so inrarch_gather keeps each up
+// to where it starts repeating and once round the period: a cat of three inputs (blocks 3,
+// 3 and 1 into 7, a positional encoding's shape) and a select keep the same lines at 16 rows
+// and at 64, far fewer than the steps, and the design read through its looped tables is
+// bit- and cycle-exact.
+ir::Bundle encoding_cat(int64_t rows) {
+  ir::Bundle b{ir::Graph("gather_loop"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  const ir::NodeId x = g.input("x", {rows, 3}), t = g.input("t", {rows, 1});
+  g.add_output("enc", g.cat({x, g.unary(ir::Op::Neg, x), t}, 1));
+  g.add_output("pick", g.select(g.unary(ir::Op::Neg, x), 1, 2));
+  hls::hls_test::fill_bundle(b, 41);
+  return b;
+}
+
+TEST(RtlGather, TablesStayARowLongWhateverTheBatch) {
+  INRARCH_NEED_TOOL("verilator");
+  std::map<int64_t, std::map<std::string, std::vector<int64_t>>> lines;  // rows -> gather -> {step, src} lines
+  for (int64_t rows : {16, 64}) {
+    rtl_test::Case c = rtl_test::emit_case(encoding_cat(rows), "gather_loop_" + std::to_string(rows), 3);
+    std::ifstream in(c.dir / "rtl" / "inrarch_top.sv");
+    const std::string top{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    for (const auto& gb : table_gathers(c.design)) {
+      const std::string kind = gb.name.substr(0, gb.name.find('_'));
+      lines[rows][kind] = {gather_param(top, gb.name, "STEP_LINES"), gather_param(top, gb.name, "SRC_LINES")};
+      EXPECT_LE(gather_param(top, gb.name, "SRC_LINES") * 4, gather_param(top, gb.name, "STEPS")) << rows << " " << kind;
+    }
+    if (rows == 64) rtl_test::expect_exact(c);
+  }
+  EXPECT_EQ(lines[16].size(), 2u);
+  EXPECT_EQ(lines[16], lines[64]);
+}
+
 // Overflow flags through gathers of differing blocks, with every FIFO deep enough to be a RAM
 // (a beat readable two cycles after its write). Exponents are chosen for inputs in
 // [-0.1, 0.1] and one element of x is ten times that, so x + x saturates late (as in

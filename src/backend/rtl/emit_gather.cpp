@@ -2,7 +2,7 @@
 // constant operands or without) as inrarch_gather with its tables: each step's {write, read
 // mask}, from the schedule; each written beat's entries (where each output element is when
 // the beat is written: in the step's input beats, the buffer or the constants), from
-// dataflow::gather_layout; and the constant operands' words.
+// dataflow::gather_layout, both kept to a period of lines; and the constant operands' words.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include "dataflow/schedule.h"
 #include "ir/interpreter.h"
 #include "support/error.h"
+#include "support/looped_table.h"
 
 namespace inrarch::rtl::detail {
 
@@ -24,15 +25,6 @@ using dataflow::ProcessId;
 namespace {
 
 std::string const_file(const Process& p) { return p.name + "_const.hex"; }
-
-int bits_for(int64_t n) { return n > 1 ? std::bit_width(uint64_t(n - 1)) : 1; }  // an index below n
-
-// An entry's widths: {fresh, word, pick}, the word one of IN_WORDS, the pick one of the
-// output position's candidates.
-struct EntryBits {
-  int q = 1, pick = 1;
-  int total() const { return 1 + q + pick; }
-};
 
 // The constant operands' words, in address order: each value at its operand's exponent,
 // rounded and saturated as the HLS const_operand's value_literal and weights.h ROMs are.
@@ -53,37 +45,36 @@ std::string const_hex(const Ctx& c, ProcessId pid) {
   return hex;
 }
 
-// One line per written beat: where each of its elements is when the beat is written, as
-// inrarch_gather's entries {fresh, word, pick}. An element not in the step's input beats is
-// one of its output position's candidates (CAND, dataflow::GatherLayout::candidates): the
-// buffer or constant words that position ever reads, in the order first read, so that its
-// multiplexer spans those words alone (a row expanded over the batch at 10 elements a beat:
-// 4 of the row's 40 words). HELD: some candidate is a buffer word.
-struct Entries {
-  std::string hex;
-  std::vector<int64_t> cand;  // position e's candidate j at e * MS + j: {const (bit 31), word}
-  EntryBits bits;
+// The step and entry tables as inrarch_gather keeps them: their lines up to where they
+// start repeating, once round the period (support/looped_table.h).
+struct Tables {
+  LoopedTable steps, entries;
 };
 
-Entries entries(const dataflow::GatherLayout& g) {
-  Entries r;
-  const int64_t picks = g.picks();
-  r.bits = {bits_for(g.in_words), bits_for(picks)};
-  std::vector<std::map<int64_t, int64_t>> pick_of(g.candidates.size());  // per position: candidate -> its pick
-  for (size_t e = 0; e < g.candidates.size(); ++e) {
-    for (size_t j = 0; j < g.candidates[e].size(); ++j) pick_of[e][g.candidates[e][j]] = int64_t(j);
-    for (int64_t j = 0; j < picks; ++j) r.cand.push_back(j < int64_t(g.candidates[e].size()) ? g.candidates[e][size_t(j)] : 0);
-  }
-  for (const auto& beat : g.beats) {
-    std::vector<uint64_t> words;
-    for (size_t e = 0; e < beat.size(); ++e) {
-      const dataflow::GatherLocated& l = beat[e];
-      const int64_t pick = l.fresh ? 0 : pick_of[e].at(g.candidate(l));
-      words.push_back(uint64_t(l.fresh) << (r.bits.q + r.bits.pick) | uint64_t(l.q) << r.bits.pick | uint64_t(pick));
-    }
-    r.hex += wide_hex(words, r.bits.total());
-  }
-  return r;
+Tables looped_tables(const dataflow::GatherLayout& g, const std::vector<std::vector<uint64_t>>& entries) {
+  return {looped_table(g.steps), looped_table(entries)};
+}
+
+// The entry table's first `lines` lines: a line per written beat, each output element's
+// entry, the index of its candidate (dataflow::GatherLayout::entries). A position's
+// candidates (CAND, GatherLayout::candidates) are the words it is ever taken from, in the
+// order first taken: words of the step's input beats, of the buffer or of the constants, so
+// that its multiplexer spans those words alone (a row expanded over the batch at 10
+// elements a beat: 4 of the row's 40 words).
+std::string entries_hex(const dataflow::GatherLayout& g, const std::vector<std::vector<uint64_t>>& entries,
+                        int64_t lines) {
+  std::string hex;
+  for (int64_t b = 0; b < lines; ++b) hex += wide_hex(entries[size_t(b)], g.pick_bits());
+  return hex;
+}
+
+// Position e's candidate j at e * MS + j, MS the most of any position: {const (bit 31),
+// fresh (bit 30), word}; a position with fewer repeats its last.
+std::vector<int64_t> candidate_words(const dataflow::GatherLayout& g) {
+  std::vector<int64_t> cand;
+  for (const auto& list : g.candidates)
+    for (int64_t j = 0; j < g.picks(); ++j) cand.push_back(list.empty() ? 0 : list[size_t(std::min<int64_t>(j, int64_t(list.size()) - 1))]);
+  return cand;
 }
 
 }  // namespace
@@ -99,7 +90,7 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
   if (is_sum(p)) return sum_instance(c, pid);
   const auto& out = c.d.streams[p.outputs.at(0)];
   const dataflow::GatherLayout g = dataflow::gather_layout(c.d, pid);
-  const Entries en = entries(g);
+  const Tables t = looped_tables(g, g.entries());
   std::vector<int64_t> ring_words;
   for (size_t k = 0; k < g.block.size(); ++k) ring_words.push_back(g.ring_words(k));
   std::vector<int64_t> at;
@@ -117,16 +108,17 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
   }
   const std::string consts = g.const_words > 0 ? fmt::format(", .CONST_FILE(\"{}\")", const_file(p)) : "";
   return fmt::format(
-      "  inrarch_gather #(.NIN({}), .BO({}), .W({}), .STEPS({}), .WRITES({}), .BUF({}), .NC({}), .IN_BITS({}),\n"
-      "                   .IN_WORDS({}), .QW({}), .PKW({}), .MS({}), .BI({}), .AT({}), .QAT({}), .BASES({}),\n"
+      "  inrarch_gather #(.NIN({}), .BO({}), .W({}), .STEPS({}), .STEP_LINES({}), .STEP_LOOP({}), .SRC_LINES({}),\n"
+      "                   .SRC_LOOP({}), .BUF({}), .NC({}), .IN_BITS({}),\n"
+      "                   .IN_WORDS({}), .PKW({}), .MS({}), .BI({}), .AT({}), .QAT({}), .BASES({}),\n"
       "                   .NE({}), .HELD({}), .CAND({}),\n"
       "                   .STEP_FILE(\"{}_steps.hex\"), .SRC_FILE(\"{}_src.hex\"){}) u_{} (\n"
       "      .clk, .rst, .in_data({{{}}}), .in_valid({{{}}}), .in_ready({{{}}}),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
-      g.block.size(), out.block, c.w, dataflow::schedule(c.d, pid).steps(), numel(out.shape) / out.block,
-      std::max<int64_t>(g.buffer, 1), g.const_words, bits, g.in_words, en.bits.q, en.bits.pick, g.picks(), sv_words32(g.block),
+      g.block.size(), out.block, c.w, g.steps.size(), t.steps.lines, t.steps.loop, t.entries.lines, t.entries.loop,
+      std::max<int64_t>(g.buffer, 1), g.const_words, bits, g.in_words, g.pick_bits(), g.picks(), sv_words32(g.block),
       sv_words32(at), sv_words32(g.word), sv_words32(g.ring_base), sv_words32(ring_words), g.held() ? 1 : 0,
-      sv_words32(en.cand), p.name, p.name, consts, p.name,
+      sv_words32(candidate_words(g)), p.name, p.name, consts, p.name,
       data, valid, ready, out.name, out.name, out.name);
 }
 
@@ -155,8 +147,12 @@ std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c) {
       continue;
     }
     const dataflow::GatherLayout g = dataflow::gather_layout(c.d, ProcessId(pid));
-    files.emplace_back(p.name + "_steps.hex", steps_hex(c, ProcessId(pid)));
-    files.emplace_back(p.name + "_src.hex", entries(g).hex);
+    const std::vector<std::vector<uint64_t>> entries = g.entries();
+    const Tables t = looped_tables(g, entries);
+    std::string steps;
+    for (int64_t i = 0; i < t.steps.lines; ++i) steps += fmt::format("{:x}\n", g.steps[size_t(i)]);
+    files.emplace_back(p.name + "_steps.hex", steps);
+    files.emplace_back(p.name + "_src.hex", entries_hex(g, entries, t.entries.lines));
     if (g.const_words > 0) files.emplace_back(const_file(p), const_hex(c, ProcessId(pid)));
   }
   return files;

@@ -1,34 +1,39 @@
 // A gather (select, slice, cat, expand, reshape: dataflow/schedule_gather.cpp) of NIN
 // streamed inputs, as tables: STEP_FILE holds each step's {write, read mask} (the schedule,
-// every step delay 1), SRC_FILE a line per written beat, each output element's entry
-// {fresh, word, pick} (EW bits, element 0 lowest), which the emitter works out from the
-// schedule (docs/rtl.md §2, the inrarch_gather row). An element read in the writing step
-// itself comes straight from its input (`fresh`): `word` is its place among the IN_WORDS
-// words of the step's input beats (input k's from QAT[k]). Otherwise it is candidate `pick`
-// of its output position e, CAND[e * MS + pick]: a buffer word (input k's last NE[k] / BI[k]
-// beats, a ring from word BASES[k]: as many as its reads need), or, with bit 31 set, a word
-// of CONST_FILE, the NC constant operands' words (a ROM's words, or one word for a splat),
-// which the HLS gather has in its buffer before the first step. A position's candidates are
-// the words it ever reads, so its multiplexer spans those alone.
+// every step delay 1), SRC_FILE a line per written beat, each output element's entry (PKW
+// bits, element 0 lowest), which the emitter works out from the schedule (docs/rtl.md §2,
+// the inrarch_gather row). Output element e is its position's candidate `entry`,
+// CAND[e * MS + entry]: with bit 30 set, a word of the step's input beats (its place among
+// the IN_WORDS words, input k's from QAT[k]); with bit 31 set, a word of CONST_FILE, the NC
+// constant operands' words (a ROM's words, or one word for a splat), which the HLS gather
+// has in its buffer before the first step; else a buffer word (input k's last NE[k] / BI[k]
+// beats, a ring from word BASES[k]: as many as its reads need). A position's candidates are
+// the words it ever takes, so its multiplexer spans those alone.
 // Input k brings BI[k] elements a beat, at bit AT[k] of in_data (the emitter sums the
 // offsets); the output takes BO. A step fires as a whole when every input it reads has a
 // beat and, if it writes, the output has room. A written beat carries the sticky flag of
 // every beat read, this step's included (the HLS gather); constants carry none.
 // Timing: the step's bits and the next beat's entries are registers, read from their tables
 // a step ahead, so the step's control is a few LUTs over registers and ports and an output
-// element a multiplexer over its candidates (registers or constants) and the step's input
-// words: no address arithmetic or compares in the step's cycle.
+// element a multiplexer over its candidates (registers, constants and the step's input
+// words): no address arithmetic or compares in the step's cycle.
+// Both tables follow the batch's rows, so each holds its lines up to where they start
+// repeating and once round the period (STEP_LINES, SRC_LINES): after its last line the read
+// goes back to line STEP_LOOP (SRC_LOOP), and a table is as long as a row's, whatever the
+// batch. STEPS counts the schedule's steps, for its end.
 module inrarch_gather #(
     parameter int NIN = 1,
     parameter int BO = 1,
     parameter int W = 32,
     parameter int STEPS = 1,
-    parameter int WRITES = 1,
+    parameter int STEP_LINES = 1,
+    parameter int STEP_LOOP = 0,
+    parameter int SRC_LINES = 1,
+    parameter int SRC_LOOP = 0,
     parameter int BUF = 1,
     parameter int NC = 0,
     parameter int IN_BITS = 33,
     parameter int IN_WORDS = 1,
-    parameter int QW = 1,
     parameter int PKW = 1,  // a pick's bits
     parameter int MS = 1,   // candidates a position
     parameter logic [NIN*32-1:0] BI = {NIN{32'd1}},
@@ -51,12 +56,13 @@ module inrarch_gather #(
     output logic               out_valid,
     input  logic               out_ready
 );
-  localparam int EW = 1 + QW + PKW;  // an entry: {fresh, word (QW bits), pick}
-  localparam int SW = $clog2(STEPS + 1), TW = STEPS > 1 ? $clog2(STEPS) : 1;
-  localparam int RW = $clog2(WRITES + 1), XW = WRITES > 1 ? $clog2(WRITES) : 1;
+  localparam int EW = PKW;  // an entry: the index of a candidate
+  localparam int SW = $clog2(STEPS + 1), TW = STEP_LINES > 1 ? $clog2(STEP_LINES) : 1;
+  localparam int XW = SRC_LINES > 1 ? $clog2(SRC_LINES) : 1;
   localparam int CW = NC > 1 ? $clog2(NC) : 1, BW = BUF > 1 ? $clog2(BUF) : 1;
-  logic [NIN:0] step_rom[STEPS];
-  logic [BO*EW-1:0] src_rom[WRITES];
+  localparam int IQ = IN_WORDS > 1 ? $clog2(IN_WORDS) : 1;
+  logic [NIN:0] step_rom[STEP_LINES];
+  logic [BO*EW-1:0] src_rom[SRC_LINES];
   /* verilator lint_off UNUSEDSIGNAL */
   logic [W-1:0] buffer[HELD ? BUF : 1];       // (unused without HELD)
   logic [W-1:0] const_rom[NC > 0 ? NC : 1];   // (unused where no position reads a constant)
@@ -71,20 +77,30 @@ module inrarch_gather #(
 
   logic started, live, sticky, fire, writes;
   logic [SW-1:0] sn;          // the step after the current one
-  logic [RW-1:0] wn;          // the beat after the one the entries are for
+  logic [TW-1:0] sa;          // its line of the step table
+  logic [XW-1:0] wa;          // the entry table's line for the beat after the one `ent` is for
   logic [NIN-1:0] reads, flags;
   logic [NIN:0] step;         // the current step's bits (zero past the last step)
-  logic [BO*EW-1:0] ent;      // the entries of the next beat written
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [BO*EW-1:0] ent;      // the entries of the next beat written (unused where MS is 1)
+  /* verilator lint_on UNUSEDSIGNAL */
   assign reads  = step[NIN-1:0];
   assign writes = step[NIN];
   assign fire   = started && live && (reads & ~in_valid) == '0 && (!writes || out_ready);
   assign in_ready  = reads & {NIN{fire}};
   assign out_valid = fire && writes;
 
+  function automatic logic [TW-1:0] next_step_line(input logic [TW-1:0] a);
+    next_step_line = 32'(a) == STEP_LINES - 1 ? TW'(STEP_LOOP) : a + 1'b1;
+  endfunction
+  function automatic logic [XW-1:0] next_src_line(input logic [XW-1:0] a);
+    next_src_line = 32'(a) == SRC_LINES - 1 ? XW'(SRC_LOOP) : a + 1'b1;
+  endfunction
+
   always_ff @(posedge clk)
-    if (rst || fire) step <= (rst || 32'(sn) < STEPS) ? step_rom[rst ? '0 : TW'(sn)] : '0;
+    if (rst || fire) step <= (rst || 32'(sn) < STEPS) ? step_rom[rst ? '0 : sa] : '0;
   always_ff @(posedge clk)
-    if (rst || out_valid) ent <= src_rom[rst || 32'(wn) >= WRITES ? '0 : XW'(wn)];
+    if (rst || out_valid) ent <= src_rom[rst ? '0 : wa];
 
   // Input k's beats fill a ring of RB = NE[k] / BI[k] beats from buffer word BASES[k], a beat
   // (BI[k] elements) a step that reads it: word BASES[k] + n takes element n mod BI[k] of
@@ -115,27 +131,28 @@ module inrarch_gather #(
     end
   end
 
-  // Output element e: a word of this step's input beats, or one of its candidates (buffer
-  // words and constants, at indices fixed here).
+  // Output element e: one of its candidates (words of this step's input beats, buffer words
+  // and constants, at indices fixed here).
   for (genvar e = 0; e < BO; e = e + 1) begin : g_out
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic fresh;  // (pick goes unused where every element is fresh)
-    logic [QW-1:0] q;
-    logic [PKW-1:0] pick;
-    /* verilator lint_on UNUSEDSIGNAL */
     logic [W-1:0] cand[MS];
     for (genvar j = 0; j < MS; j = j + 1) begin : g_cand
       localparam logic [31:0] CJ = CAND[(e*MS+j)*32+:32];
+      localparam logic [31:0] QJ = {2'b00, CJ[29:0]};
       if (CJ[31]) begin : g_const_word
         assign cand[j] = const_rom[CW'(CJ[30:0])];
+      end else if (CJ[30]) begin : g_input_word
+        assign cand[j] = in_words[IQ'(QJ)];
       end else if (HELD) begin : g_buffer_word
-        assign cand[j] = buffer[BW'(CJ[30:0])];
+        assign cand[j] = buffer[BW'(QJ)];
       end else begin : g_none
         assign cand[j] = '0;
       end
     end
-    assign {fresh, q, pick} = ent[e*EW+:EW];
-    assign out_data[e*W+:W] = fresh ? in_words[q] : cand[pick];
+    if (MS > 1) begin : g_pick
+      assign out_data[e*W+:W] = cand[ent[e*EW+:EW]];
+    end else begin : g_one
+      assign out_data[e*W+:W] = cand[0];
+    end
   end
   assign out_data[BO*W] = sticky || |(reads & flags);
 
@@ -145,14 +162,16 @@ module inrarch_gather #(
       live <= 1'b1;
       sticky <= 1'b0;
       sn <= SW'(1);
-      wn <= RW'(1);
+      sa <= next_step_line('0);
+      wa <= next_src_line('0);
     end else begin
       started <= 1'b1;
       if (fire) begin
         sn <= sn + 1'b1;
+        sa <= next_step_line(sa);
         live <= 32'(sn) < STEPS;
         sticky <= sticky || |(reads & flags);
-        if (writes) wn <= wn + 1'b1;
+        if (writes) wa <= next_src_line(wa);
       end
     end
   end

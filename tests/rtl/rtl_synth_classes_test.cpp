@@ -141,6 +141,32 @@ TEST(RtlSynthClasses, ClassesRegexSelectsAndTimesOnlyThose) {
   EXPECT_THROW(synthesize_design(dir, o), Error);
 }
 
+// neg and relu whose output keeps its operand's exponent, and step (a constant, 0 or T(1)
+// shifted), need no fit: their lanes keep the operator's result in a register of their own.
+// Through inrarch_fit_stage, whose range flags and select a class synthesized on its own
+// cannot see are constant, a 24-bit relu lane took 62 LUTs where its operator takes 27. At
+// 32 bits, four lanes a kernel: each class within W + 8 LUT a lane and 24 of control.
+TEST(RtlSynthClasses, LanesThatNeedNoFitBuildNone) {
+  INRARCH_NEED_TOOL("yosys");
+  ir::Bundle b{ir::Graph("exact_lanes"), {}, {}, {}};
+  const ir::NodeId x = b.graph.input("x", {4, 8});
+  b.graph.add_output("r", b.graph.unary(ir::Op::Relu, x));
+  b.graph.add_output("n", b.graph.unary(ir::Op::Neg, x));
+  b.graph.add_output("s", b.graph.unary(ir::Op::Step, x));
+  hls::hls_test::fill_bundle(b, 9);
+  rtl_test::Case c = rtl_test::emit_case(std::move(b), "synth_exact_lanes", 4);
+  const fs::path dir = c.dir / "rtl";
+  SynthOptions o;
+  o.classes = "^inrarch_ew1 ";
+  const nlohmann::json r = synthesize_design(dir, o);
+  ASSERT_EQ(r["class_list"].size(), 3u) << r.dump();
+  const int64_t w = c.design.options.elem_bits;
+  for (const auto& cl : r["class_list"]) {
+    SCOPED_TRACE(cl["class"].get<std::string>());
+    EXPECT_LE(cl["cells"]["lut"].get<int64_t>(), 4 * (w + 8) + 24);
+  }
+}
+
 // Each class beside the model: Yosys's cells times the count against the model's sum over
 // the class's instances, the farthest first; the top and classes with an instance the model
 // does not name are left out. Figures worked by hand.

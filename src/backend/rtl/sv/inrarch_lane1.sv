@@ -39,14 +39,28 @@ module inrarch_lane1 #(
   // MUXF7/F8 into the result register's set pin (292 MHz at 24 bits).
   assign min2 = OP == OP_NEG && neg2 && n2[W-1];
   localparam int S = (OP == OP_STEP ? EO : EO - EA) + FA - F;
-  localparam logic [63:0] XMAX = S >= 0 ? 64'(MAX) << S : 64'(MAX) >> (-S);
-  logic [63:0] r;
-  inrarch_shift #(.S(S)) u_shift (.x(64'($signed(n2))), .y(r));
-  logic min3, f_ovf;  // stage 3: the fit's flags and the bits it keeps (inrarch_fit_stage)
+  logic o3, f_ovf;  // stage 3: the fit's flags and the bits it keeps
   logic [W-1:0] f_y;
-  inrarch_fit_stage #(.W(W), .F(F), .FA(FA), .SAT(OP == OP_NEG), .XSAT(XMAX)) u_fit (
-      .clk, .en, .x(r), .sat(min2), .y(f_y), .ovf(f_ovf));
-  always_ff @(posedge clk) if (en) min3 <= min2;
+  if (OP == OP_STEP || S == FA - F) begin : g_exact
+    // The result needs no fit: neg and relu at EO = EA are the operator's result in T (-min
+    // flagged, MAX in its place), and step's T(1) shifted by EO is a constant, 0 or
+    // saturated where it does not fit (a floor, as the fit rounds). Kept in its own
+    // register rather than through inrarch_fit_stage, whose range flags and select a class
+    // synthesized on its own cannot see are constant: 35 of a 24-bit relu lane's 62 LUTs.
+    localparam int SE = F + EO;
+    localparam logic [W-1:0] STEP_Y = SE >= W - 1 ? MAX : SE >= 0 ? W'(1) << SE : '0;
+    localparam bit STEP_OVF = SE >= W - 1;
+    always_ff @(posedge clk)
+      if (en) {o3, f_y} <= OP == OP_STEP ? {n2 != '0 && STEP_OVF, n2 != '0 ? STEP_Y : '0} : {min2, min2 ? MAX : n2};
+    assign f_ovf = 1'b0;
+  end else begin : g_fit
+    localparam logic [63:0] XMAX = S >= 0 ? 64'(MAX) << S : 64'(MAX) >> (-S);
+    logic [63:0] r;
+    inrarch_shift #(.S(S)) u_shift (.x(64'($signed(n2))), .y(r));
+    inrarch_fit_stage #(.W(W), .F(F), .FA(FA), .SAT(OP == OP_NEG), .XSAT(XMAX)) u_fit (
+        .clk, .en, .x(r), .sat(min2), .y(f_y), .ovf(f_ovf));
+    always_ff @(posedge clk) if (en) o3 <= min2;
+  end
   initial if (D < 4) $fatal(1, "inrarch_lane1: depth %0d is below the lane's 4 stages", D);
-  inrarch_delay #(.WIDTH(W + 1), .N(D > 4 ? D - 4 : 0)) u_pad (.clk, .en, .x({min3 || f_ovf, f_y}), .y({ovf, y}));
+  inrarch_delay #(.WIDTH(W + 1), .N(D > 4 ? D - 4 : 0)) u_pad (.clk, .en, .x({o3 || f_ovf, f_y}), .y({ovf, y}));
 endmodule

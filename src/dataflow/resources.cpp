@@ -155,6 +155,7 @@ void held_arrays(ProcessId pid, const Process& p, int64_t w, int64_t lanes, std:
 template <class Line>
 int64_t table_registers(const std::vector<Line>& table, int64_t lines, size_t fields, int bits, bool zeroed_after) {
   std::set<std::vector<bool>> columns;
+  if (lines <= 0) return 0;
   for (size_t f = 0; f < fields; ++f)
     for (int bit = 0; bit < bits; ++bit) {
       std::vector<bool> column;

@@ -6,8 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
-#include <map>
 
 #include "backend/rtl/rtl_detail.h"
 #include "dataflow/gather_layout.h"
@@ -73,7 +71,8 @@ std::string entries_hex(const dataflow::GatherLayout& g, const std::vector<std::
 std::vector<int64_t> candidate_words(const dataflow::GatherLayout& g) {
   std::vector<int64_t> cand;
   for (const auto& list : g.candidates)
-    for (int64_t j = 0; j < g.picks(); ++j) cand.push_back(list.empty() ? 0 : list[size_t(std::min<int64_t>(j, int64_t(list.size()) - 1))]);
+    for (int64_t j = 0; j < g.picks(); ++j)
+      cand.push_back(list.empty() ? 0 : list[size_t(std::min<int64_t>(j, int64_t(list.size()) - 1))]);
   return cand;
 }
 

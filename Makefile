@@ -1,7 +1,9 @@
 # INR-Arch: the two commands of the README, plus bench.
 #   make run    install what is missing, build the tool (not the tests), compile the built-in
 #               benchmark and verify it
-#   make test   install what is missing, build (normal + ASan/UBSan), run every test
+#   make test   install what is missing, build (normal + ASan/UBSan), run every test but the
+#               Yosys synthesis checks
+#   make test-synth  the Yosys synthesis checks of the clock and the resource model
 #   make bench  build and run the benchmark programs in bench/, then bench-rtl
 #   make bench-rtl  the benchmark design compiled to RTL and run in Verilator to the end
 #   make bench-pytorch  the design against PyTorch on the CPU: docs/benchmarks.md and its plots
@@ -13,7 +15,7 @@ ASAN      := build-asan
 CMAKE_GEN := -G Ninja -DPython3_EXECUTABLE=$(PY)
 RUN_OUT   := out/insp-order1-batch64
 
-.PHONY: all deps build build-asan run test test-unit test-asan test-python bench clean
+.PHONY: all deps build build-asan run test test-unit test-asan test-python test-synth bench clean
 
 all: build
 
@@ -44,14 +46,21 @@ run: deps $(BUILD)/build.ninja
 test: test-unit test-asan test-python
 
 test-unit: build
-	ctest --test-dir $(BUILD) -j2 --output-on-failure
+	ctest --test-dir $(BUILD) -j2 --output-on-failure -LE synth
 
 test-asan: build-asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir $(ASAN) -j2 --output-on-failure -LE 'slow|rtl-sim'
+	  ctest --test-dir $(ASAN) -j2 --output-on-failure -LE slow
 
+# Two workers (pytest-xdist): each test runs the tool, mostly on one core.
 test-python: build
-	INRARCH_BIN=$(CURDIR)/$(BUILD)/inrarch $(PY) -m unittest discover -s python/tests -t python -v
+	cd python && INRARCH_BIN=$(CURDIR)/$(BUILD)/inrarch $(PY) -m pytest -n 2 -p no:cacheprovider \
+	  --durations=10 tests
+
+# The suites labelled synth (CMakeLists.txt): Yosys synthesizes kernels to check that they meet
+# the clock and that the resource model follows the netlists (about 15 minutes on 2 cores).
+test-synth: build
+	ctest --test-dir $(BUILD) -j2 --output-on-failure -L synth
 
 bench: build
 	@for b in $(BUILD)/bench_*; do echo "=== $$b"; $$b || exit 1; done

@@ -10,6 +10,8 @@ PACKAGES=(
   nlohmann-json3-dev libfmt-dev libcli11-dev googletest libgtest-dev libbenchmark-dev
   # PyTorch front end and its tests (Debian's torch lives in /usr/bin/python3)
   python3 python3-numpy python3-torch
+  # the Python tests, two at a time (make test-python)
+  python3-pytest-xdist
   # make bench-pytorch's plots
   python3-matplotlib
   # installing the Python front end as a package (pip install ./python, offline)

@@ -52,9 +52,10 @@ test-asan: build-asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(ASAN) -j2 --output-on-failure -LE slow
 
-# Two workers (pytest-xdist): each test runs the tool, mostly on one core.
+# Two workers (pytest-xdist): each test runs the tool, mostly on one core. -p no:nose: pytest
+# would take the tests' module-level setup() helpers for nose-style fixtures.
 test-python: build
-	cd python && INRARCH_BIN=$(CURDIR)/$(BUILD)/inrarch $(PY) -m pytest -n 2 -p no:cacheprovider \
+	cd python && INRARCH_BIN=$(CURDIR)/$(BUILD)/inrarch $(PY) -m pytest -n 2 -p no:cacheprovider -p no:nose \
 	  --durations=10 tests
 
 # The suites labelled synth (CMakeLists.txt): Yosys synthesizes kernels to check that they meet

@@ -1,8 +1,10 @@
 # INR-Arch: the two commands of the README, plus bench.
 #   make run    install what is missing, build the tool (not the tests), compile the built-in
 #               benchmark and verify it
-#   make test   install what is missing, build (normal + ASan/UBSan), run every test but the
-#               Yosys synthesis checks
+#   make test   install what is missing, build (normal + ASan/UBSan), run every test once but
+#               the Yosys synthesis checks: the tool's own tests under ASan/UBSan, the tests
+#               that run Verilator, Yosys, g++ or Chromium and the Python tests on the normal build
+#   make test-unit  every GoogleTest test on the normal build (but the synthesis checks)
 #   make test-synth  the Yosys synthesis checks of the clock and the resource model
 #   make bench  build and run the benchmark programs in bench/, then bench-rtl
 #   make bench-rtl  the benchmark design compiled to RTL and run in Verilator to the end
@@ -15,7 +17,8 @@ ASAN      := build-asan
 CMAKE_GEN := -G Ninja -DPython3_EXECUTABLE=$(PY)
 RUN_OUT   := out/insp-order1-batch64
 
-.PHONY: all deps build build-asan run test test-unit test-asan test-python test-synth bench clean
+.PHONY: all deps build build-checks build-asan run test test-unit test-tools test-asan test-python \
+	test-synth bench clean
 
 all: build
 
@@ -31,6 +34,12 @@ $(ASAN)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD)
 
+# What `make test` needs of the normal build: the tool, the tool-bound tests, and the
+# benchmarks (built, not run). The tool's own tests run under the sanitizers instead.
+BENCHES := $(patsubst bench/%.cpp,%,$(wildcard bench/*.cpp))
+build-checks: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) --target inrarch inrarch_tool_tests $(BENCHES)
+
 build-asan: deps $(ASAN)/build.ninja
 	cmake --build $(ASAN) --target inrarch_tests inrarch
 
@@ -43,18 +52,21 @@ run: deps $(BUILD)/build.ninja
 	@echo "--- report.json of $(RUN_OUT): verification"
 	@$(PY) -c "import json; r=json.load(open('$(RUN_OUT)/report.json')); print(json.dumps(r['verification'], indent=2))"
 
-test: test-unit test-asan test-python
+test: test-tools test-python test-asan
 
 test-unit: build
 	ctest --test-dir $(BUILD) -j2 --output-on-failure -LE synth
 
+test-tools: build-checks
+	ctest --test-dir $(BUILD) -j2 --output-on-failure -L tools
+
 test-asan: build-asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir $(ASAN) -j2 --output-on-failure -LE slow
+	  ctest --test-dir $(ASAN) -j2 --output-on-failure
 
 # Two workers (pytest-xdist): each test runs the tool, mostly on one core. -p no:nose: pytest
 # would take the tests' module-level setup() helpers for nose-style fixtures.
-test-python: build
+test-python: build-checks
 	cd python && INRARCH_BIN=$(CURDIR)/$(BUILD)/inrarch $(PY) -m pytest -n 2 -p no:cacheprovider -p no:nose \
 	  --durations=10 tests
 

@@ -71,7 +71,7 @@ test-python: build-checks
 	  --durations=10 tests
 
 # The suites labelled synth (CMakeLists.txt): Yosys synthesizes kernels to check that they meet
-# the clock and that the resource model follows the netlists (about 15 minutes on 2 cores).
+# the clock and that the resource model follows the netlists (800 test-seconds in one run).
 test-synth: build
 	ctest --test-dir $(BUILD) -j2 --output-on-failure -L synth
 

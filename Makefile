@@ -72,7 +72,7 @@ test-python: build-checks
 
 # The suites labelled synth (CMakeLists.txt): Yosys synthesizes kernels to check that they meet
 # the clock and that the resource model follows the netlists (800 test-seconds in one run).
-test-synth: build
+test-synth: build-checks
 	ctest --test-dir $(BUILD) -j2 --output-on-failure -L synth
 
 bench: build

@@ -12,6 +12,7 @@
 #include "dataflow/memory.h"
 #include "dataflow/resources_detail.h"
 #include "dataflow/schedule.h"
+#include "dataflow/sum_layout.h"
 #include "support/error.h"
 #include "support/looped_table.h"
 
@@ -198,6 +199,22 @@ Usage gather_usage(const Design& d, ProcessId pid, std::vector<MemArray>& arrays
                               g.ring);
 }
 
+// A sum (inrarch_sum): its ring of accumulators as the RTL keeps it (sum_layout.h), each
+// in the bits its contributors need (the HLS accumulator's 64 at most), its adders and
+// multiplexers, and its step and accumulator tables (detail::sum_logic).
+Usage sum_usage(const Design& d, ProcessId pid) {
+  const Process& p = d.processes[pid];
+  const Stream& in = d.streams[p.inputs.at(0)];
+  const Stream& out = d.streams[p.outputs.at(0)];
+  const SumLayout s = sum_layout(d, pid, gather_model_beats(d, pid));
+  const LoopedTable steps = looped_table(s.steps), slots = looped_table(s.slots);
+  const detail::GatherTables tables{steps.lines, table_registers(s.steps, steps.lines, 1, 2, true), slots.lines,
+                                    table_registers(s.slots, slots.lines, size_t(in.block), s.slot_bits(), false)};
+  const int64_t w = d.options.elem_bits;
+  return detail::sum_logic({s.ring, sum_acc_bits(int(w), s.contributors, 64), in.block, out.block, w},
+                           std::max(in.beats(), out.beats()), tables);
+}
+
 Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<MemArray>& arrays) {
   const Process& p = d.processes[pid];
   const int64_t w = d.options.elem_bits, lanes = out_block(d, p);
@@ -217,10 +234,10 @@ Usage process_usage(const Design& d, ProcessId pid, const Arith& a, std::vector<
     case Kind::Copy: break;  // above
     case Kind::IdentityMap: case Kind::ExpandMap: case Kind::SelectMap: case Kind::SliceMap: case Kind::CatMap:
       return gather_usage(d, pid, arrays);
-    case Kind::Source: case Kind::Sink: case Kind::Transpose: case Kind::Permute: case Kind::SumMap:
+    case Kind::SumMap: return sum_usage(d, pid);
+    case Kind::Source: case Kind::Sink: case Kind::Transpose: case Kind::Permute:
     case Kind::Custom: {  // registers per lane, a buffer, a ROM
       u += Usage{0, 0, 0, w * lanes, w * lanes};
-      if (p.op == ir::Op::Sum) u.lut += w * lanes;  // the accumulating adder
       held_arrays(pid, p, w, lanes, arrays);
     }
   }

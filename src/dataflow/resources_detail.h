@@ -32,6 +32,12 @@ struct GatherTables {
 // beat counter and a slot compare a beat where it wraps).
 Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t steps, const GatherTables& tables,
                    int64_t held = 0, const std::vector<int64_t>& rings = {});
+// inrarch_sum: `ring` accumulators of acc_bits, a beat of bi elements added into them and bo
+// fit out of them a step, its step counter of `steps` and its tables (as a gather's).
+struct SumShape {
+  int64_t ring = 1, acc_bits = 0, bi = 1, bo = 1, w = 32;
+};
+Usage sum_logic(const SumShape& s, int64_t steps, const GatherTables& tables);
 Usage fifo_usage(int64_t width_bits, int64_t depth);
 
 }  // namespace inrarch::dataflow::detail

@@ -226,6 +226,21 @@ Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t steps
   return u;
 }
 
+// inrarch_sum: the accumulators a flip-flop a bit, each one's next value a LUT a bit (hold,
+// a sum or clear); a sum a bit of each element's adder over the elements of its beat; an
+// output element its accumulator's multiplexer, its adders and its fit (a LUT a bit).
+Usage sum_logic(const SumShape& s, int64_t steps, const GatherTables& tables) {
+  const int64_t slot_bits = line_bits(s.ring);
+  Usage u{0, 0, 0, 7 + s.ring * s.acc_bits + table_luts(tables.step_lines, tables.step_bits) +
+                        table_luts(tables.entry_lines, tables.entry_bits),
+          counter_bits(steps) + 3 + line_bits(tables.step_lines) + line_bits(tables.entry_lines) + tables.step_bits +
+              tables.entry_bits + slot_bits + s.ring * s.acc_bits};
+  if (s.ring > 1) u.lut += s.bi * s.bi * slot_bits;  // the beat's accumulator compares
+  u.lut += s.bi * s.bi * s.acc_bits;                  // each element's sum
+  u.lut += s.bo * (s.acc_bits * (mux_luts(s.ring) + s.bi) + s.w);
+  return u;
+}
+
 // A FIFO: depth <= 2 is a register pair, read through a 2:1 multiplexer a bit at depth 2
 // (inrarch_fifo's ring; Yosys: width + 8 LUT, 2 width + 5 FF). Deeper, a RAM (memory.h)
 // read into a register: in LUT RAM, its pointers (write, read, next read: AW bits each) and

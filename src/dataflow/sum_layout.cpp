@@ -1,0 +1,85 @@
+// sum_layout (sum_layout.h): each input element's output, the open outputs over the sum's
+// schedule, and the ring of accumulators that holds them.
+#include "dataflow/sum_layout.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "dataflow/gather_layout.h"
+#include "dataflow/schedule.h"
+#include "support/error.h"
+
+namespace inrarch::dataflow {
+
+namespace {
+
+// Input element i's output element: its index over the dims that are kept (a reduced dim
+// kept with keepdim has size 1 in the output and adds nothing).
+std::vector<int64_t> destinations(const Process& p) {
+  const ir::Shape& in = p.operands.at(0).shape;
+  std::vector<bool> reduced(in.size(), p.attrs.dims.empty());
+  for (int64_t d : p.attrs.dims) reduced[ir::normalize_dim(d, int64_t(in.size()), "sum")] = true;
+  std::vector<int64_t> dst(size_t(numel(in)));
+  for (int64_t i = 0; i < int64_t(dst.size()); ++i) {
+    int64_t rest = i, o = 0, weight = 1;
+    for (size_t d = in.size(); d-- > 0;) {
+      const int64_t idx = rest % in[d];
+      rest /= in[d];
+      if (reduced[d]) continue;
+      o += idx * weight;
+      weight *= in[d];
+    }
+    dst[size_t(i)] = o;
+  }
+  return dst;
+}
+
+// The step's table line: bit 0 reads the input, bit 1 writes the output.
+uint64_t step_line(const Process& p, const Step& step) {
+  uint64_t bits = 0;
+  for (const auto& op : step.ops) bits |= op.write ? 2 : (op.stream == p.inputs.at(0) ? 1 : 0);
+  return bits;
+}
+
+}  // namespace
+
+int SumLayout::slot_bits() const { return std::max(1, int(std::bit_width(uint64_t(ring - 1)))); }
+
+int sum_acc_bits(int bits, int64_t contributors, int wrap_bits) {
+  const int grow = int(std::bit_width(uint64_t(std::max<int64_t>(contributors, 1) - 1)));
+  return std::min(wrap_bits, bits + grow);
+}
+
+SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
+  const Process& p = d.processes.at(pid);
+  if (p.kind != Kind::SumMap) throw Error("sum_layout: process " + p.name + " is not a sum");
+  const Stream& in = d.streams[p.inputs.at(0)];
+  const Stream& out = d.streams[p.outputs.at(0)];
+  const std::vector<int64_t> dst = destinations(p);
+  SumLayout s;
+  s.contributors = std::max<int64_t>(1, numel(in.shape) / std::max<int64_t>(1, numel(out.shape)));
+  const Program prog = max_writes == INT64_MAX ? schedule(d, pid) : schedule_gather_prefix(d, pid, max_writes);
+  // Open outputs at a step: from the lowest not yet written to the highest read so far,
+  // this step's reads and writes included.
+  int64_t read = 0, written = 0, highest = -1, open = out.block;
+  std::vector<std::vector<int64_t>> beats;
+  for (const Step& step : expand(prog)) {
+    const uint64_t line = step_line(p, step);
+    s.steps.push_back(line);
+    if (line & 1) {
+      beats.emplace_back(dst.begin() + read, dst.begin() + read + in.block);
+      for (int64_t e : beats.back()) highest = std::max(highest, e);
+      read += in.block;
+    }
+    open = std::max(open, highest - written + 1);
+    if (line & 2) written += out.block;
+  }
+  s.ring = int64_t(std::bit_ceil(uint64_t(open)));
+  for (const auto& beat : beats) {
+    s.slots.emplace_back();
+    for (int64_t e : beat) s.slots.back().push_back(uint64_t(e % s.ring));
+  }
+  return s;
+}
+
+}  // namespace inrarch::dataflow

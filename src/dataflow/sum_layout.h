@@ -1,0 +1,35 @@
+// Where a sum kernel (inrarch_sum, docs/rtl.md §2 "Sums") keeps its running sums: a ring of
+// accumulators over the output elements, output o's accumulator o mod `ring`. The ring
+// covers the outputs open at once (from the lowest not yet written to the highest a read
+// has reached), so a row sum keeps a beat or two of accumulators and a column sum one per
+// column, whatever the batch. The RTL emitter writes its tables from this layout and the
+// resource model prices the same ring, so the two cannot drift apart.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dataflow/design.h"
+
+namespace inrarch::dataflow {
+
+struct SumLayout {
+  // Per step walked, its line of inrarch_sum's step table: bit 0 reads a beat, bit 1 writes
+  // one.
+  std::vector<uint64_t> steps;
+  // Per input beat read, each element's accumulator (element 0 first).
+  std::vector<std::vector<uint64_t>> slots;
+  int64_t ring = 1;          // accumulators: a power of two, at least the output's block
+  int64_t contributors = 1;  // input elements each output sums
+  int slot_bits() const;     // the bits of an accumulator's index (at least 1)
+};
+
+// The layout of sum p, walked over its whole schedule, or over its first max_writes written
+// beats (the resource model's estimate). Throws inrarch::Error when p is not a sum.
+SumLayout sum_layout(const Design& d, ProcessId p, int64_t max_writes = INT64_MAX);
+
+// The bits a sum keeps each running sum in: n contributors of `bits` bits need
+// bits + ⌈log2 n⌉, and never more than `wrap_bits`, where the HLS accumulator wraps.
+int sum_acc_bits(int bits, int64_t contributors, int wrap_bits);
+
+}  // namespace inrarch::dataflow

@@ -1,0 +1,98 @@
+// The sum kernel's ring of accumulators (sum_layout.h) against rings worked out by hand, and
+// the resource model's price of a sum, which must not grow with the batch where the rows
+// are summed.
+#include <gtest/gtest.h>
+
+#include "dataflow/lower.h"
+#include "dataflow/resources.h"
+#include "dataflow/sum_layout.h"
+#include "support/error.h"
+
+namespace inrarch::dataflow {
+namespace {
+
+struct Summed {
+  Design d;
+  ProcessId sum = -1;
+};
+
+// x [rows, cols] summed over `dims` at `block` elements a beat (every stream).
+Summed summed(int64_t rows, int64_t cols, std::vector<int64_t> dims, bool keepdim, int64_t block) {
+  ir::Graph g("sum_layout");
+  ir::NodeId x = g.input("x", {rows, cols});
+  g.add_output("s", g.sum(g.unary(ir::Op::Neg, x), std::move(dims), keepdim));
+  LowerOptions o;
+  o.block = block;
+  Summed s{lower(g, o)};
+  for (size_t p = 0; p < s.d.processes.size(); ++p)
+    if (s.d.processes[p].kind == Kind::SumMap) s.sum = ProcessId(p);
+  return s;
+}
+
+TEST(SumLayout, ARowSumKeepsABeatOfAccumulators) {
+  for (int64_t rows : {16, 256}) {
+    const Summed s = summed(rows, 6, {1}, false, 1);
+    ASSERT_GE(s.sum, 0);
+    const SumLayout l = sum_layout(s.d, s.sum);
+    EXPECT_EQ(l.ring, 1) << rows;  // one row open at a time, its sum written with its last element
+    EXPECT_EQ(l.contributors, 6);
+    EXPECT_EQ(l.slots.size(), size_t(rows * 6));
+    for (const auto& beat : l.slots) EXPECT_EQ(beat, std::vector<uint64_t>{0});
+  }
+  // Two elements a beat, two outputs a beat: a row's three beats, then the next row's, then
+  // the beat of both sums; output 2k in accumulator 0, 2k + 1 in 1.
+  const Summed s = summed(8, 6, {1}, false, 2);
+  const SumLayout l = sum_layout(s.d, s.sum);
+  EXPECT_EQ(l.ring, 2);
+  ASSERT_EQ(l.slots.size(), 24u);
+  EXPECT_EQ(l.slots[0], (std::vector<uint64_t>{0, 0}));
+  EXPECT_EQ(l.slots[3], (std::vector<uint64_t>{1, 1}));
+  EXPECT_EQ(l.slots[6], (std::vector<uint64_t>{0, 0}));
+}
+
+TEST(SumLayout, AColumnSumKeepsOneAccumulatorAColumn) {
+  for (int64_t rows : {16, 256}) {
+    const SumLayout l = sum_layout(summed(rows, 6, {0}, false, 2).d, summed(rows, 6, {0}, false, 2).sum);
+    EXPECT_EQ(l.ring, 8) << rows;  // 6 columns open until the last row, rounded to a power of two
+    EXPECT_EQ(l.contributors, rows);
+    EXPECT_EQ(l.slots.at(1), (std::vector<uint64_t>{2, 3}));
+    EXPECT_EQ(l.slots.at(3), (std::vector<uint64_t>{0, 1}));
+  }
+  const Summed all = summed(16, 6, {}, false, 1);
+  EXPECT_EQ(sum_layout(all.d, all.sum).ring, 1);
+  EXPECT_EQ(sum_layout(all.d, all.sum).contributors, 96);
+}
+
+TEST(SumLayout, AccumulatorBitsGrowWithTheContributorsUpToTheWrap) {
+  EXPECT_EQ(sum_acc_bits(32, 1, 50), 32);
+  EXPECT_EQ(sum_acc_bits(32, 2, 50), 33);
+  EXPECT_EQ(sum_acc_bits(32, 6, 50), 35);
+  EXPECT_EQ(sum_acc_bits(32, 8, 50), 35);
+  EXPECT_EQ(sum_acc_bits(32, 1 << 20, 50), 50);
+}
+
+TEST(SumLayout, RefusesAProcessThatIsNotASum) {
+  const Summed s = summed(4, 6, {1}, false, 1);
+  ProcessId other = s.sum == 0 ? 1 : 0;
+  EXPECT_THROW(sum_layout(s.d, other), Error);
+}
+
+// The model prices the ring the RTL builds: the same LUTs and flip-flops at 256 rows as at
+// 4,096, where one accumulator per output was 4,096 × 64 flip-flops.
+TEST(SumLayout, TheModelsRowSumDoesNotGrowWithTheBatch) {
+  const Capacity big{100000, 100000, 1000, 10000000, 10000000};
+  std::vector<Usage> priced;
+  for (int64_t rows : {256, 4096}) {
+    const Summed s = summed(rows, 64, {1}, false, 4);
+    const ResourceReport r = estimate_resources(s.d, std::vector<int64_t>(s.d.streams.size(), 2),
+                                                {Arith::Fixed, 32}, big);
+    priced.push_back(r.per_process.at(size_t(s.sum)));
+  }
+  EXPECT_EQ(priced[1].ff, priced[0].ff + 4);  // the step counter: 16 times the steps
+  EXPECT_EQ(priced[1].lut, priced[0].lut);
+  EXPECT_EQ(priced[1].bram18k, 0);
+  EXPECT_LT(priced[1].ff, 400);
+}
+
+}  // namespace
+}  // namespace inrarch::dataflow

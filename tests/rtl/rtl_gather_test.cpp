@@ -118,13 +118,6 @@ TEST(RtlGather, BufferOnlyWhereRead) {
   rtl_test::expect_exact(c);
 }
 
-// The parameter `name` of instance u_<gather> in the emitted top.
-int64_t gather_param(const std::string& top, const std::string& gather, const std::string& name) {
-  const size_t at = top.find(" u_" + gather + " (");
-  const size_t p = top.rfind("." + name + "(", at);
-  if (at == std::string::npos || p == std::string::npos) return -1;
-  return std::stoll(top.substr(p + name.size() + 2));
-}
 
 // A re-blocking gather keeps a ring of its input's last beats, not the whole input, which
 // grows with the batch: splitting beats of 3 into beats of 1, and joining beats of 3 into
@@ -144,8 +137,10 @@ TEST(RtlGather, ReblockingKeepsARingOfBeats) {
   std::ifstream in(c.dir / "rtl" / "inrarch_top.sv");
   const std::string top{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   std::multiset<std::tuple<std::string, int64_t, int64_t>> bufs;  // {kind, BUF, HELD}
-  for (const auto& gb : table_gathers(c.design))
-    bufs.insert({gb.name.substr(0, gb.name.find('_')), gather_param(top, gb.name, "BUF"), gather_param(top, gb.name, "HELD")});
+  for (const auto& gb : table_gathers(c.design)) {
+    auto param = [&](const std::string& name) { return rtl_test::instance_param(top, gb.name, name); };
+    bufs.insert({gb.name.substr(0, gb.name.find('_')), param("BUF"), param("HELD")});
+  }
   const std::multiset<std::tuple<std::string, int64_t, int64_t>> want{
       {"unsqueeze", 3, 1}, {"reshape", 3, 1}, {"reshape", 4, 1}};
   EXPECT_EQ(bufs, want);
@@ -176,8 +171,9 @@ TEST(RtlGather, TablesStayARowLongWhateverTheBatch) {
     const std::string top{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     for (const auto& gb : table_gathers(c.design)) {
       const std::string kind = gb.name.substr(0, gb.name.find('_'));
-      lines[rows][kind] = {gather_param(top, gb.name, "STEP_LINES"), gather_param(top, gb.name, "SRC_LINES")};
-      EXPECT_LE(gather_param(top, gb.name, "SRC_LINES") * 4, gather_param(top, gb.name, "STEPS")) << rows << " " << kind;
+      auto param = [&](const std::string& name) { return rtl_test::instance_param(top, gb.name, name); };
+      lines[rows][kind] = {param("STEP_LINES"), param("SRC_LINES")};
+      EXPECT_LE(param("SRC_LINES") * 4, param("STEPS")) << rows << " " << kind;
     }
     if (rows == 64) rtl_test::expect_exact(c);
   }

@@ -114,4 +114,12 @@ inline void expect_hang_at_depth_two(const ir::Bundle& b, const std::string& nam
   EXPECT_EQ(r.model_cycles, -1) << to_json(r).dump();
 }
 
+// The integer parameter `name` of instance u_<process> in the emitted top, or -1.
+inline int64_t instance_param(const std::string& top, const std::string& process, const std::string& name) {
+  const size_t at = top.find(" u_" + process + " (");
+  const size_t p = top.rfind("." + name + "(", at);
+  if (at == std::string::npos || p == std::string::npos) return -1;
+  return std::stoll(top.substr(p + name.size() + 2));
+}
+
 }  // namespace inrarch::rtl::rtl_test

@@ -121,21 +121,6 @@ std::string gather_instance(const Ctx& c, ProcessId pid) {
       data, valid, ready, out.name, out.name, out.name);
 }
 
-std::string steps_hex(const Ctx& c, ProcessId pid) {
-  const Process& p = c.d.processes[pid];
-  std::string steps;
-  for (const auto& step : dataflow::expand(dataflow::schedule(c.d, pid))) {
-    uint64_t bits = 0;
-    for (const auto& op : step.ops) {
-      if (op.write) bits |= uint64_t(1) << p.inputs.size();
-      for (size_t k = 0; k < p.inputs.size(); ++k)
-        if (!op.write && op.stream == p.inputs[k]) bits |= uint64_t(1) << k;
-    }
-    steps += fmt::format("{:x}\n", bits);
-  }
-  return steps;
-}
-
 std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c) {
   std::vector<std::pair<std::string, std::string>> files;
   for (size_t pid = 0; pid < c.d.processes.size(); ++pid) {

@@ -86,15 +86,13 @@ std::vector<std::pair<std::string, std::string>> explog_table_files(const datafl
 void check_gather(const dataflow::Process& p);
 std::string gather_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> gather_files(const Ctx& c);
-// A gather's steps as inrarch_gather and inrarch_sum read them: {write, read mask} a line.
-std::string steps_hex(const Ctx& c, dataflow::ProcessId p);
 // Transposes and permutes (emit_permute.cpp): inrarch_permute; constant outputs:
 // inrarch_rom_source, its ROM written by rom_files.
 void check_permute(const dataflow::Design& d, const dataflow::Process& p);
 std::string permute_instance(const Ctx& c, dataflow::ProcessId p);
 void check_rom_source(const dataflow::Design& d, const dataflow::Process& p);
 std::string rom_source_instance(const Ctx& c, dataflow::ProcessId p);
-// sum (emit_reduce.cpp): inrarch_sum with its steps and each input element's destination.
+// sum (emit_reduce.cpp): inrarch_sum with its steps and each input beat's accumulators.
 bool is_sum(const dataflow::Process& p);
 std::string sum_instance(const Ctx& c, dataflow::ProcessId p);
 std::vector<std::pair<std::string, std::string>> sum_files(const Ctx& c, dataflow::ProcessId p);

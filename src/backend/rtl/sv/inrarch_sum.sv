@@ -1,19 +1,35 @@
 // sum over some dims (a gather: dataflow/schedule_gather.cpp): STEP_FILE holds each step's
-// {write, read} (the schedule, every step delay 1), DST_FILE each input element's output
-// element. One accumulator per output element, in A = ap_fixed<64, 64-FA>: a read adds the
-// beat's elements to theirs (exact, modulo 2^64 as acc_type wraps, so the order does not
-// matter), and a write fits each element of the output beat into T (floor, saturate, ovf),
-// the elements read in the same step included, as the HLS gather sums at its write. A
-// written beat carries the flag of every beat read and every fit so far.
+// {write, read} (the schedule, every step delay 1), DST_FILE a line per input beat, each of
+// its elements' accumulator (XR bits, element 0 lowest). The HLS gather sums an output's
+// contributors into acc_type (64 bits, FA fraction bits) at its write, wrapping; integer
+// addition modulo 2^64 does not depend on the order, so running sums give its bits. An
+// input in T has its low FA - F bits of acc_type zero, and n contributors need W + log2 n
+// bits, so each sum is kept in AW = min(64 - (FA - F), W + ⌈log2 n⌉) bits at F fraction
+// bits (the emitter works AW out): the same value, wrapping where acc_type does.
+// Accumulators: a ring of RING (a power of two) over the outputs, output element o's
+// accumulator o mod RING. The emitter sizes the ring to the outputs that are open at once
+// (from the lowest not yet written to the highest a read has reached), so each open output
+// has its own, and the ring does not grow with the batch where the rows are summed.
+// A read adds the beat's elements to their accumulators; a write fits each element of the
+// output beat into T (saturate, ovf), the elements read in the same step included, as the
+// HLS gather sums at its write, and clears its accumulator for the output that takes it
+// next. A written beat carries the flag of every beat read and every fit so far.
+// Both tables follow the batch's rows, so each holds its lines up to where they start
+// repeating and once round the period (STEP_LINES, DST_LINES; support/looped_table.h):
+// after its last line the read goes back to line STEP_LOOP (DST_LOOP). The current step's
+// bits and the current beat's accumulators are registers, read from their tables a step
+// (a beat) ahead, as inrarch_gather reads its own.
 module inrarch_sum #(
     parameter int BI = 1,
     parameter int BO = 1,
     parameter int W = 32,
-    parameter int F = 22,
-    parameter int FA = 36,
+    parameter int AW = 38,
+    parameter int RING = 1,
     parameter int STEPS = 1,
-    parameter int IN_ELEMS = 1,
-    parameter int OUT_ELEMS = 1,
+    parameter int STEP_LINES = 1,
+    parameter int STEP_LOOP = 0,
+    parameter int DST_LINES = 1,
+    parameter int DST_LOOP = 0,
     parameter STEP_FILE = "steps.hex",
     parameter DST_FILE = "dst.hex"
 ) (
@@ -26,36 +42,49 @@ module inrarch_sum #(
     output logic          out_valid,
     input  logic          out_ready
 );
-  localparam int SW = $clog2(STEPS + 1), TW = STEPS > 1 ? $clog2(STEPS) : 1;
-  localparam int IW = $clog2(IN_ELEMS + 1), XI = IN_ELEMS > 1 ? $clog2(IN_ELEMS) : 1;
-  localparam int OW = $clog2(OUT_ELEMS + 1), XO = OUT_ELEMS > 1 ? $clog2(OUT_ELEMS) : 1;
-  logic [1:0] step_rom[STEPS];
-  logic [XO-1:0] dst_rom[IN_ELEMS];
-  logic [63:0] acc[OUT_ELEMS];
+  localparam int SW = $clog2(STEPS + 1), TW = STEP_LINES > 1 ? $clog2(STEP_LINES) : 1;
+  localparam int DW = DST_LINES > 1 ? $clog2(DST_LINES) : 1, XR = RING > 1 ? $clog2(RING) : 1;
+  localparam logic [XR-1:0] RMASK = XR'(RING - 1);
+  logic [1:0] step_rom[STEP_LINES];
+  logic [BI*XR-1:0] dst_rom[DST_LINES];
+  logic [AW-1:0] acc[RING];
   initial $readmemh(STEP_FILE, step_rom);
   initial $readmemh(DST_FILE, dst_rom);
 
-  logic started, sticky, fire, reads, writes;
-  logic [SW-1:0] s;  // the next step
-  logic [IW-1:0] i;  // the next input element
-  logic [OW-1:0] o;  // the next output element
-  logic [1:0] step;
-  assign step   = s < SW'(STEPS) ? step_rom[TW'(s)] : '0;
+  logic started, live, sticky, fire, reads, writes;
+  logic [SW-1:0] sn;         // the step after the current one
+  logic [TW-1:0] sa;         // its line of the step table
+  logic [DW-1:0] da;         // the accumulator table's line for the beat after the current one
+  logic [1:0] step;          // the current step's bits (zero past the last step)
+  logic [BI*XR-1:0] dline;   // the current input beat's accumulators
+  logic [XR-1:0] os;         // the accumulator of the next output element written
   assign reads  = step[0];
   assign writes = step[1];
-  assign fire   = started && s < SW'(STEPS) && (!reads || in_valid) && (!writes || out_ready);
+  assign fire   = started && live && (!reads || in_valid) && (!writes || out_ready);
   assign in_ready  = fire && reads;
   assign out_valid = fire && writes;
 
-  // This beat's elements in A, where each goes, and the running sum each would store: its
-  // accumulator plus every element of the beat with the same destination (the last of
+  function automatic logic [TW-1:0] next_step_line(input logic [TW-1:0] a);
+    next_step_line = 32'(a) == STEP_LINES - 1 ? TW'(STEP_LOOP) : a + 1'b1;
+  endfunction
+  function automatic logic [DW-1:0] next_dst_line(input logic [DW-1:0] a);
+    next_dst_line = 32'(a) == DST_LINES - 1 ? DW'(DST_LOOP) : a + 1'b1;
+  endfunction
+
+  always_ff @(posedge clk)
+    if (rst || fire) step <= (rst || 32'(sn) < STEPS) ? step_rom[rst ? '0 : sa] : '0;
+  always_ff @(posedge clk)
+    if (rst || in_ready) dline <= dst_rom[rst ? '0 : da];
+
+  // This beat's elements in AW bits, their accumulators, and the running sum each would
+  // store: its accumulator plus every element of the beat with the same one (the last of
   // them stores it).
-  logic [63:0] x[BI], part[BI];
-  logic [XO-1:0] d[BI];
+  logic [AW-1:0] x[BI], part[BI];
+  logic [XR-1:0] d[BI];
   logic [BI-1:0] last;
   for (genvar e = 0; e < BI; e = e + 1) begin : g_in
-    assign x[e] = 64'($signed(in_data[e*W+:W])) << (FA - F);
-    assign d[e] = dst_rom[XI'(i + IW'(e))];
+    assign x[e] = AW'($signed(in_data[e*W+:W]));
+    assign d[e] = dline[e*XR+:XR] & RMASK;
   end
   always_comb begin
     for (int e = 0; e < BI; e = e + 1) begin
@@ -68,37 +97,50 @@ module inrarch_sum #(
     end
   end
 
-  // Output element o + j: its accumulator and this step's elements, fit into T.
+  // Output element j of the beat: its accumulator and this step's elements, fit into T.
   logic [BO-1:0] sat;
+  logic [XR-1:0] oj[BO];
   for (genvar j = 0; j < BO; j = j + 1) begin : g_out
-    logic [XO-1:0] oe;
-    logic [63:0] v;
-    assign oe = XO'(o + OW'(j));
+    logic [AW-1:0] v;
+    assign oj[j] = (os + XR'(j)) & RMASK;
     always_comb begin
-      v = acc[oe];
-      for (int e = 0; e < BI; e = e + 1) if (reads && d[e] == oe) v = v + x[e];
+      v = acc[oj[j]];
+      for (int e = 0; e < BI; e = e + 1) if (reads && d[e] == oj[j]) v = v + x[e];
     end
-    inrarch_fit #(.W(W), .F(F), .FA(FA)) u_fit (.x(v), .y(out_data[j*W+:W]), .ovf(sat[j]));
+    // v is at T's fraction bits: it fits where its bits W - 1 … AW - 1 are copies of its sign
+    // (XW says the bits above AW are, so the test reads AW - W + 1 bits, not 64).
+    logic hi, lo;
+    inrarch_fit_flags #(.LO(W - 1), .XW(AW)) u_flags (.x(64'($signed(v))), .hi, .lo);
+    assign out_data[j*W+:W] = hi ? {1'b0, {(W - 1) {1'b1}}} : lo ? {1'b1, {(W - 1) {1'b0}}} : v[W-1:0];
+    assign sat[j] = hi || lo;
   end
   assign out_data[BO*W] = sticky || (reads && in_data[BI*W]) || |sat;
 
   always_ff @(posedge clk) begin
     if (rst) begin
       started <= 1'b0;
+      live <= 1'b1;
       sticky <= 1'b0;
-      s <= '0;
-      i <= '0;
-      o <= '0;
-      for (int k = 0; k < OUT_ELEMS; k = k + 1) acc[k] <= '0;
+      sn <= SW'(1);
+      sa <= next_step_line('0);
+      da <= next_dst_line('0);
+      os <= '0;
+      for (int k = 0; k < RING; k = k + 1) acc[k] <= '0;
     end else begin
       started <= 1'b1;
       if (fire) begin
-        s <= s + 1'b1;
-        if (reads) i <= i + IW'(BI);
-        if (writes) o <= o + OW'(BO);
+        sn <= sn + 1'b1;
+        sa <= next_step_line(sa);
+        live <= 32'(sn) < STEPS;
         sticky <= sticky || (reads && in_data[BI*W]) || (writes && |sat);
-        if (reads)
+        if (reads) begin
+          da <= next_dst_line(da);
           for (int e = 0; e < BI; e = e + 1) if (last[e]) acc[d[e]] <= part[e];
+        end
+        if (writes) begin
+          os <= (os + XR'(BO)) & RMASK;
+          for (int j = 0; j < BO; j = j + 1) acc[oj[j]] <= '0;
+        end
       end
     end
   end

@@ -1,0 +1,64 @@
+// inrarch_sum: a ring of accumulators over the outputs open at once and tables kept to a
+// period of lines, so a row sum's kernel is the same at 16 rows as at 64 (it held one
+// 64-bit accumulator per output and a table line per input element), and a column sum's
+// ring is one accumulator a column. The outputs equal the HLS C simulation's bits under
+// random stalls and the event graph's cycles without.
+#include <fstream>
+#include <iterator>
+#include <map>
+
+#include "dataflow/kernels.h"
+#include "rtl_test_util.h"
+
+namespace inrarch::rtl {
+namespace {
+
+using ir::Op;
+
+// Row sums of two elements a beat (each beat's elements share an accumulator) and a column
+// sum (every column open until the last row), of values whose sums need more bits than
+// theirs.
+ir::Bundle sums(int64_t rows) {
+  ir::Bundle b{ir::Graph("sums"), {}, {}, {}};
+  ir::Graph& g = b.graph;
+  ir::NodeId x = g.input("x", {rows, 6});
+  ir::NodeId y = g.unary(Op::Neg, x);
+  g.add_output("rows", g.sum(y, {1}, false));
+  g.add_output("cols", g.sum(y, {0}, false));
+  g.add_output("sq", g.sum(g.binary(Op::Mul, x, x), {1}, false));
+  hls::hls_test::fill_bundle(b, 13);
+  return b;
+}
+
+TEST(RtlSum, RingAndTablesStayTheSameWhateverTheBatch) {
+  INRARCH_NEED_TOOL("verilator");
+  std::map<int64_t, std::map<std::string, std::vector<int64_t>>> params;  // rows -> sum -> parameters
+  for (int64_t rows : {16, 64}) {
+    rtl_test::Case c = rtl_test::emit_case(sums(rows), "sum_ring_" + std::to_string(rows), 2);
+    std::ifstream in(c.dir / "rtl" / "inrarch_top.sv");
+    const std::string top{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    for (const auto& p : c.design.processes) {
+      if (p.kind != dataflow::Kind::SumMap) continue;
+      auto param = [&](const std::string& name) { return rtl_test::instance_param(top, p.name, name); };
+      params[rows][p.name] = {param("RING"), param("AW"), param("STEP_LINES"), param("DST_LINES")};
+      EXPECT_LE(param("DST_LINES") * 8, param("STEPS")) << rows << " " << p.name;
+    }
+    if (rows == 64) rtl_test::expect_exact(c);
+  }
+  ASSERT_EQ(params[16].size(), 3u);
+  for (const auto& [name, v] : params[64]) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(params[16].count(name));
+    if (v.at(1) == 32 + 3) {  // a row sum, 6 contributors: 2 accumulators (a written beat's two outputs)
+      EXPECT_EQ(v.at(0), 2);
+      EXPECT_EQ(v, params[16].at(name));
+    } else {  // the column sum: a column an accumulator, 6 rounded up to 8, and 64 contributors
+      EXPECT_EQ(v.at(0), 8);
+      EXPECT_EQ(v.at(1), 32 + 6);
+      EXPECT_EQ(v.at(3), params[16].at(name).at(3));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace inrarch::rtl

@@ -5,7 +5,9 @@
 // output beats in order; before writing a beat it reads, one beat per input per step, every
 // input beat up to the latest one needed so far; the step with the last such read also
 // writes (L = 0). Input beats no output needs (unselected rows, the tail of a slice) are
-// read afterwards so every stream is drained.
+// read afterwards so every stream is drained. A sum writes a beat one step later (L = 1),
+// in the step after its last read, with that step's reads if it has any: its adds then
+// end in registers, and a write reads only those (inrarch_sum, docs/rtl.md §2).
 #include <algorithm>
 #include <numeric>
 #include <set>
@@ -117,6 +119,12 @@ Program schedule_gather_prefix(const Design& d, ProcessId pid, int64_t max_beats
   std::vector<FifoOp> ops;
   int64_t n_out = numel(os.shape);
   const int64_t beats = std::min(os.beats(), max_beats);
+  const bool deferred = p.kind == Kind::SumMap;  // writes in the step after its last read
+  bool pending = false;                          // a deferred write for the next step
+  auto start_step = [&] {
+    ops.clear();
+    if (pending) ops.push_back({out, true}), pending = false;
+  };
   for (int64_t ob = 0; ob < beats; ++ob) {
     for (int64_t o = ob * os.block; o < std::min(n_out, (ob + 1) * os.block); ++o) {
       Need n = need_of(p, os.shape, o);
@@ -124,22 +132,27 @@ Program schedule_gather_prefix(const Design& d, ProcessId pid, int64_t max_beats
       if (s >= 0) need[n.slot] = std::max(need[n.slot], n.elem / d.streams[s].block + 1);
     }
     while (true) {
-      ops.clear();
+      start_step();
       bool done = true;
       for (size_t k = 0; k < k_count; ++k) {
         if (got[k] < need[k]) ops.push_back({p.operands[k].stream, false}), ++got[k];
         done = done && got[k] >= need[k];
       }
-      if (done) ops.push_back({out, true});
+      if (done && deferred && !ops.empty()) pending = true;
+      else if (done) ops.push_back({out, true});
       b.step(1, ops);
       if (done) break;
     }
   }
   while (beats == os.beats()) {  // drain what no output needed
-    ops.clear();
+    start_step();
     for (size_t k = 0; k < k_count; ++k)
       if (got[k] < total[k]) ops.push_back({p.operands[k].stream, false}), ++got[k];
     if (ops.empty()) break;
+    b.step(1, ops);
+  }
+  if (pending) {
+    start_step();
     b.step(1, ops);
   }
   return b.take();

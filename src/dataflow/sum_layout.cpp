@@ -58,7 +58,8 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
   const std::vector<int64_t> dst = destinations(p);
   SumLayout s;
   s.contributors = std::max<int64_t>(1, numel(in.shape) / std::max<int64_t>(1, numel(out.shape)));
-  const Program prog = max_writes == INT64_MAX ? schedule(d, pid) : schedule_gather_prefix(d, pid, max_writes);
+  const Program prog =
+      max_writes >= out.beats() ? schedule(d, pid) : schedule_gather_prefix(d, pid, max_writes + 1);
   // Open outputs at a step: from the lowest not yet written to the highest read so far,
   // this step's reads and writes included.
   int64_t read = 0, written = 0, highest = -1, open = out.block;
@@ -74,6 +75,7 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
     open = std::max(open, highest - written + 1);
     if (line & 2) written += out.block;
   }
+  if (!s.steps.empty()) s.last_step = s.steps.back(), s.steps.pop_back();
   s.ring = int64_t(std::bit_ceil(uint64_t(open)));
   for (const auto& beat : beats) {
     s.slots.emplace_back();

@@ -14,9 +14,12 @@
 namespace inrarch::dataflow {
 
 struct SumLayout {
-  // Per step walked, its line of inrarch_sum's step table: bit 0 reads a beat, bit 1 writes
-  // one.
+  // Per step walked but the last, its line of inrarch_sum's step table: bit 0 reads a beat,
+  // bit 1 writes one; and the last step's line, which stands apart (the deferred last write
+  // steps alone, and in the table it would end the lines' period: the table would then keep
+  // every line).
   std::vector<uint64_t> steps;
+  uint64_t last_step = 0;
   // Per input beat read, each element's accumulator (element 0 first).
   std::vector<std::vector<uint64_t>> slots;
   int64_t ring = 1;          // accumulators: a power of two, at least the output's block
@@ -25,7 +28,9 @@ struct SumLayout {
 };
 
 // The layout of sum p, walked over its whole schedule, or over its first max_writes written
-// beats (the resource model's estimate). Throws inrarch::Error when p is not a sum.
+// beats and the step after (the resource model's estimate: that step holds the last of
+// those writes with the next reads, as every step that writes does but the last). Throws
+// inrarch::Error when p is not a sum.
 SumLayout sum_layout(const Design& d, ProcessId p, int64_t max_writes = INT64_MAX);
 
 // The bits a sum keeps each running sum in: n contributors of `bits` bits need

@@ -83,7 +83,8 @@ TEST(Schedule, GatherSelect) {
 }
 
 // expand [1,3] -> [4,3] replays a row: 3 elements buffered; sum over dim 0 of [4,3] keeps
-// 3 accumulators and writes only after the last row.
+// 3 accumulators and writes only after the last row, each beat in the step after its last
+// read (with the next column's read, the last alone).
 TEST(Schedule, GatherBuffers) {
   ir::Graph g;
   ir::NodeId x = g.input("x", {1, 3});
@@ -94,9 +95,11 @@ TEST(Schedule, GatherBuffers) {
   ProcessId sum = d.find_process("sum_2");
   EXPECT_EQ(d.processes[sum].buffer_bits, 3 * 32);
   std::vector<Step> steps = expand(schedule(d, sum));
-  ASSERT_EQ(steps.size(), 12u);
-  for (size_t i = 0; i < 9; ++i) EXPECT_EQ(steps[i].ops.size(), 1u);
-  for (size_t i = 9; i < 12; ++i) EXPECT_EQ(steps[i].ops.size(), 2u);
+  ASSERT_EQ(steps.size(), 13u);
+  for (size_t i = 0; i < 10; ++i) EXPECT_EQ(steps[i].ops.size(), 1u);
+  for (size_t i = 10; i < 12; ++i) EXPECT_EQ(steps[i].ops.size(), 2u);
+  ASSERT_EQ(steps[12].ops.size(), 1u);
+  EXPECT_TRUE(steps[12].ops[0].write);
 }
 
 // Hand-worked from the tilings of docs/resources.md §2; Yosys builds a 73-bit inrarch_fifo

@@ -29,25 +29,31 @@ Summed summed(int64_t rows, int64_t cols, std::vector<int64_t> dims, bool keepdi
   return s;
 }
 
-TEST(SumLayout, ARowSumKeepsABeatOfAccumulators) {
+TEST(SumLayout, ARowSumKeepsTwoBeatsOfAccumulators) {
   for (int64_t rows : {16, 256}) {
     const Summed s = summed(rows, 6, {1}, false, 1);
     ASSERT_GE(s.sum, 0);
     const SumLayout l = sum_layout(s.d, s.sum);
-    EXPECT_EQ(l.ring, 1) << rows;  // one row open at a time, its sum written with its last element
+    // Row r's sum is written with the first read of row r + 1: two rows open at once.
+    EXPECT_EQ(l.ring, 2) << rows;
     EXPECT_EQ(l.contributors, 6);
-    EXPECT_EQ(l.slots.size(), size_t(rows * 6));
-    for (const auto& beat : l.slots) EXPECT_EQ(beat, std::vector<uint64_t>{0});
+    ASSERT_EQ(l.slots.size(), size_t(rows * 6));
+    for (size_t b = 0; b < l.slots.size(); ++b) EXPECT_EQ(l.slots[b], std::vector<uint64_t>{b / 6 % 2}) << b;
+    EXPECT_EQ(l.last_step, 2u);  // the last row's write, alone
+    EXPECT_EQ(l.steps.size(), size_t(rows * 6));
   }
-  // Two elements a beat, two outputs a beat: a row's three beats, then the next row's, then
-  // the beat of both sums; output 2k in accumulator 0, 2k + 1 in 1.
+  // Two elements a beat, two outputs a beat: rows 0 and 1 (three beats each), then the beat
+  // of both sums with row 2's first: outputs 0, 1 and 2 open, so 4 accumulators.
   const Summed s = summed(8, 6, {1}, false, 2);
   const SumLayout l = sum_layout(s.d, s.sum);
-  EXPECT_EQ(l.ring, 2);
+  EXPECT_EQ(l.ring, 4);
   ASSERT_EQ(l.slots.size(), 24u);
   EXPECT_EQ(l.slots[0], (std::vector<uint64_t>{0, 0}));
   EXPECT_EQ(l.slots[3], (std::vector<uint64_t>{1, 1}));
-  EXPECT_EQ(l.slots[6], (std::vector<uint64_t>{0, 0}));
+  EXPECT_EQ(l.slots[6], (std::vector<uint64_t>{2, 2}));
+  EXPECT_EQ(l.slots[12], (std::vector<uint64_t>{0, 0}));
+  EXPECT_EQ(l.steps.at(5), 1u);  // the last read of rows 0 and 1
+  EXPECT_EQ(l.steps.at(6), 3u);  // their beat, with row 2's first read
 }
 
 TEST(SumLayout, AColumnSumKeepsOneAccumulatorAColumn) {

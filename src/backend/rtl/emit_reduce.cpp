@@ -8,6 +8,7 @@
 
 #include "backend/rtl/rtl_detail.h"
 #include "dataflow/kernels.h"
+#include "dataflow/schedule.h"
 #include "dataflow/sum_layout.h"
 #include "support/looped_table.h"
 
@@ -29,6 +30,7 @@ struct SumTables {
 
 SumTables sum_tables(const Ctx& c, ProcessId pid) {
   dataflow::SumLayout s = dataflow::sum_layout(c.d, pid);
+  if (s.steps.empty()) s.steps.push_back(0);  // one step, LAST_STEP: an unread line
   const LoopedTable steps = looped_table(s.steps), slots = looped_table(s.slots);
   return {std::move(s), steps, slots};
 }
@@ -42,11 +44,13 @@ std::string sum_instance(const Ctx& c, ProcessId pid) {
   const SumTables t = sum_tables(c, pid);
   const int acc_bits = dataflow::sum_acc_bits(c.w, t.layout.contributors, 64 - (c.fa - c.f));
   return fmt::format(
-      "  inrarch_sum #(.BI({}), .BO({}), .W({}), .AW({}), .RING({}), .STEPS({}), .STEP_LINES({}), .STEP_LOOP({}),\n"
-      "                .DST_LINES({}), .DST_LOOP({}), .STEP_FILE(\"{}_steps.hex\"), .DST_FILE(\"{}_dst.hex\")) u_{} (\n"
+      "  inrarch_sum #(.BI({}), .BO({}), .W({}), .AW({}), .RING({}), .STEPS({}), .LAST_STEP(2'd{}), .STEP_LINES({}),\n"
+      "                .STEP_LOOP({}), .DST_LINES({}), .DST_LOOP({}), .STEP_FILE(\"{}_steps.hex\"),\n"
+      "                .DST_FILE(\"{}_dst.hex\")) u_{} (\n"
       "      .clk, .rst, .in_data({}_r_data), .in_valid({}_r_valid), .in_ready({}_r_ready),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
-      in.block, out.block, c.w, acc_bits, t.layout.ring, t.layout.steps.size(), t.steps.lines, t.steps.loop,
+      in.block, out.block, c.w, acc_bits, t.layout.ring, dataflow::schedule(c.d, pid).steps(), t.layout.last_step,
+      t.steps.lines, t.steps.loop,
       t.slots.lines, t.slots.loop, p.name, p.name, p.name, in.name, in.name, in.name, out.name, out.name, out.name);
 }
 

@@ -10,12 +10,14 @@
 // accumulator o mod RING. The emitter sizes the ring to the outputs that are open at once
 // (from the lowest not yet written to the highest a read has reached), so each open output
 // has its own, and the ring does not grow with the batch where the rows are summed.
-// A read adds the beat's elements to their accumulators; a write fits each element of the
-// output beat into T (saturate, ovf), the elements read in the same step included, as the
-// HLS gather sums at its write, and clears its accumulator for the output that takes it
-// next. A written beat carries the flag of every beat read and every fit so far.
+// A read adds the beat's elements to their accumulators; a write, in a step after the last
+// read of its elements (the schedule's L = 1), fits each element of the output beat into T
+// (saturate, ovf) and clears its accumulator for the output that takes it next. A written
+// beat carries the flag of every beat read before its step and every fit so far, as the
+// HLS gather's, which computes the beat at its last read and writes it a step later.
 // Both tables follow the batch's rows, so each holds its lines up to where they start
-// repeating and once round the period (STEP_LINES, DST_LINES; support/looped_table.h):
+// repeating and once round the period (STEP_LINES, DST_LINES; support/looped_table.h; the
+// last step, a write alone, is LAST_STEP rather than a line that would end the period):
 // after its last line the read goes back to line STEP_LOOP (DST_LOOP). The current step's
 // bits and the current beat's accumulators are registers, read from their tables a step
 // (a beat) ahead, as inrarch_gather reads its own.
@@ -26,6 +28,7 @@ module inrarch_sum #(
     parameter int AW = 38,
     parameter int RING = 1,
     parameter int STEPS = 1,
+    parameter logic [1:0] LAST_STEP = 2'b10,  // the last step's bits, not in the table
     parameter int STEP_LINES = 1,
     parameter int STEP_LOOP = 0,
     parameter int DST_LINES = 1,
@@ -71,8 +74,10 @@ module inrarch_sum #(
     next_dst_line = 32'(a) == DST_LINES - 1 ? DW'(DST_LOOP) : a + 1'b1;
   endfunction
 
+  // The bits of the step that fires next: step sn after a fire, step 0 after the reset.
   always_ff @(posedge clk)
-    if (rst || fire) step <= (rst || 32'(sn) < STEPS) ? step_rom[rst ? '0 : sa] : '0;
+    if (rst) step <= STEPS == 1 ? LAST_STEP : step_rom[0];
+    else if (fire) step <= 32'(sn) + 1 < STEPS ? step_rom[sa] : 32'(sn) + 1 == STEPS ? LAST_STEP : '0;
   always_ff @(posedge clk)
     if (rst || in_ready) dline <= dst_rom[rst ? '0 : da];
 
@@ -97,16 +102,15 @@ module inrarch_sum #(
     end
   end
 
-  // Output element j of the beat: its accumulator and this step's elements, fit into T.
+  // Output element j of the beat: its accumulator, fit into T. Every contributor was added
+  // in an earlier step (the schedule writes a sum's beat in the step after its last read),
+  // so this step's reads go to other accumulators and the write reads registers only.
   logic [BO-1:0] sat;
   logic [XR-1:0] oj[BO];
   for (genvar j = 0; j < BO; j = j + 1) begin : g_out
     logic [AW-1:0] v;
     assign oj[j] = (os + XR'(j)) & RMASK;
-    always_comb begin
-      v = acc[oj[j]];
-      for (int e = 0; e < BI; e = e + 1) if (reads && d[e] == oj[j]) v = v + x[e];
-    end
+    assign v = acc[oj[j]];
     // v is at T's fraction bits: it fits where its bits W - 1 … AW - 1 are copies of its sign
     // (XW says the bits above AW are, so the test reads AW - W + 1 bits, not 64).
     logic hi, lo;
@@ -114,7 +118,7 @@ module inrarch_sum #(
     assign out_data[j*W+:W] = hi ? {1'b0, {(W - 1) {1'b1}}} : lo ? {1'b1, {(W - 1) {1'b0}}} : v[W-1:0];
     assign sat[j] = hi || lo;
   end
-  assign out_data[BO*W] = sticky || (reads && in_data[BI*W]) || |sat;
+  assign out_data[BO*W] = sticky || |sat;
 
   always_ff @(posedge clk) begin
     if (rst) begin

@@ -129,8 +129,11 @@ void rom_source(int rows, const T* rom, array_stream<T, S, B>& out) {
 // ---- gather maps: need(o, slot, elem) and value(o, buf, off) -----------------------------
 // Input k's elements live in buf[off[k] ...] once read.
 // value(o, buf, off, ovf): ovf |= whether the value saturated (only a sum can).
+// deferred: a beat is written in the step after the one that reads its last needed beat
+// (a sum: the schedule's L = 1, dataflow/schedule_gather.cpp), else in that step.
 template <class Self>
 struct gather_copy {  // value = the needed element (every op but sum)
+  static const bool deferred = false;
   template <class T>
   static T value(int o, const T* buf, const int* off, bool&) {
     int slot = 0, elem = 0;
@@ -187,6 +190,7 @@ struct map_cat : gather_copy<map_cat<SO, DIM, SK...> > {
 // MASK: bit d set when input dim d is reduced. The needed element is the last contributor.
 template <class SI, class SO, int MASK, int KEEPDIM>
 struct map_sum {
+  static const bool deferred = true;
   static void out_to_in(int o, int ii[kMaxRank]) {
     int oi[kMaxRank];
     SO::unravel(o, oi);
@@ -300,6 +304,9 @@ void gather_port(int rows, bool& flag, array_stream<T, SO, BO>& out, Ins&&... in
     int fill[] = {(gather_fill(ins, k++, buf, off), 0)...};
     (void)fill;
   }
+  // A deferred beat (Map::deferred) waits here for the next step, whichever sample's it is.
+  beat<T, BO> held;
+  bool pending = false;
   for (int r = 0; r < rows; ++r) {
     for (int k = 0; k < K; ++k) need[k] = 0, got[k] = 0;
     for (int ob = 0; ob < SO::numel() / BO; ++ob) {
@@ -311,15 +318,21 @@ void gather_port(int rows, bool& flag, array_stream<T, SO, BO>& out, Ins&&... in
       for (bool done = false; !done;) {
 #pragma HLS pipeline II = 1
         INRARCH_STEP();
+        bool busy = pending;  // this step has a FIFO op
+        if (pending) out.write(held), pending = false;
+        int before = 0, after = 0;
+        for (int j = 0; j < K; ++j) before += got[j];
         int k = 0;
         bool all[] = {gather_read_one(ins, k++, got, need, buf, off, ovf)...};
         done = true;
-        for (int j = 0; j < K; ++j) done = done && all[j];
+        for (int j = 0; j < K; ++j) done = done && all[j], after += got[j];
+        busy = busy || after > before;
         if (done) {
           beat<T, BO> y;
           for (int e = 0; e < BO; ++e) y.v[e] = Map::template value<T>(ob * BO + e, buf, off, ovf);
           y.ovf = ovf;
-          out.write(y);
+          if (Map::deferred && busy) held = y, pending = true;
+          else out.write(y);
         }
       }
     }
@@ -329,10 +342,15 @@ void gather_port(int rows, bool& flag, array_stream<T, SO, BO>& out, Ins&&... in
       for (int k = 0; k < K; ++k) any = any || got[k] < beats[k];
       if (!any) break;
       INRARCH_STEP();
+      if (pending) out.write(held), pending = false;
       int k = 0;
       bool all[] = {gather_read_one(ins, k++, got, need, buf, off, ovf)...};
       (void)all;
     }
+  }
+  if (pending) {
+    INRARCH_STEP();
+    out.write(held);
   }
   flag = ovf;
 }

@@ -1,7 +1,7 @@
 // sum over some dims (a gather: dataflow/schedule_gather.cpp): STEP_FILE holds each step's
 // {write, read} (the schedule, every step delay 1), DST_FILE a line per input beat, each of
 // its elements' accumulator (XR bits, element 0 lowest). The HLS gather sums an output's
-// contributors into acc_type (64 bits, FA fraction bits) at its write, wrapping; integer
+// contributors into acc_type (64 bits, FA fraction bits) once all are read, wrapping; integer
 // addition modulo 2^64 does not depend on the order, so running sums give its bits. An
 // input in T has its low FA - F bits of acc_type zero, and n contributors need W + log2 n
 // bits, so each sum is kept in AW = min(64 - (FA - F), W + ⌈log2 n⌉) bits at F fraction

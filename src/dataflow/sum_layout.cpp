@@ -13,25 +13,26 @@ namespace inrarch::dataflow {
 
 namespace {
 
-// Input element i's output element: its index over the dims that are kept (a reduced dim
-// kept with keepdim has size 1 in the output and adds nothing).
-std::vector<int64_t> destinations(const Process& p) {
+// The input dims a sum reduces (all of them when it names none).
+std::vector<bool> reduced_dims(const Process& p) {
   const ir::Shape& in = p.operands.at(0).shape;
   std::vector<bool> reduced(in.size(), p.attrs.dims.empty());
   for (int64_t d : p.attrs.dims) reduced[ir::normalize_dim(d, int64_t(in.size()), "sum")] = true;
-  std::vector<int64_t> dst(size_t(numel(in)));
-  for (int64_t i = 0; i < int64_t(dst.size()); ++i) {
-    int64_t rest = i, o = 0, weight = 1;
-    for (size_t d = in.size(); d-- > 0;) {
-      const int64_t idx = rest % in[d];
-      rest /= in[d];
-      if (reduced[d]) continue;
-      o += idx * weight;
-      weight *= in[d];
-    }
-    dst[size_t(i)] = o;
+  return reduced;
+}
+
+// Input element i's output element: its index over the dims that are kept (a reduced dim
+// kept with keepdim has size 1 in the output and adds nothing).
+int64_t destination(const ir::Shape& in, const std::vector<bool>& reduced, int64_t i) {
+  int64_t o = 0, weight = 1;
+  for (size_t d = in.size(); d-- > 0;) {
+    const int64_t idx = i % in[d];
+    i /= in[d];
+    if (reduced[d]) continue;
+    o += idx * weight;
+    weight *= in[d];
   }
-  return dst;
+  return o;
 }
 
 // The step's table line: bit 0 reads the input, bit 1 writes the output.
@@ -55,7 +56,7 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
   if (p.kind != Kind::SumMap) throw Error("sum_layout: process " + p.name + " is not a sum");
   const Stream& in = d.streams[p.inputs.at(0)];
   const Stream& out = d.streams[p.outputs.at(0)];
-  const std::vector<int64_t> dst = destinations(p);
+  const std::vector<bool> reduced = reduced_dims(p);
   SumLayout s;
   s.contributors = std::max<int64_t>(1, numel(in.shape) / std::max<int64_t>(1, numel(out.shape)));
   const Program prog =
@@ -68,8 +69,10 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
     const uint64_t line = step_line(p, step);
     s.steps.push_back(line);
     if (line & 1) {
-      beats.emplace_back(dst.begin() + read, dst.begin() + read + in.block);
-      for (int64_t e : beats.back()) highest = std::max(highest, e);
+      beats.emplace_back();
+      for (int64_t e = 0; e < in.block; ++e)
+        beats.back().push_back(destination(p.operands.at(0).shape, reduced, read + e));
+      for (int64_t o : beats.back()) highest = std::max(highest, o);
       read += in.block;
     }
     open = std::max(open, highest - written + 1);

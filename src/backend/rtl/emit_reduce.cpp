@@ -8,7 +8,6 @@
 
 #include "backend/rtl/rtl_detail.h"
 #include "dataflow/kernels.h"
-#include "dataflow/schedule.h"
 #include "dataflow/sum_layout.h"
 #include "support/looped_table.h"
 
@@ -26,13 +25,15 @@ namespace {
 struct SumTables {
   dataflow::SumLayout layout;
   LoopedTable steps, slots;
+  int64_t step_count = 1;  // the schedule's steps: the table's and the last
 };
 
 SumTables sum_tables(const Ctx& c, ProcessId pid) {
   dataflow::SumLayout s = dataflow::sum_layout(c.d, pid);
+  const int64_t step_count = int64_t(s.steps.size()) + 1;
   if (s.steps.empty()) s.steps.push_back(0);  // one step, LAST_STEP: an unread line
   const LoopedTable steps = looped_table(s.steps), slots = looped_table(s.slots);
-  return {std::move(s), steps, slots};
+  return {std::move(s), steps, slots, step_count};
 }
 
 }  // namespace
@@ -49,7 +50,7 @@ std::string sum_instance(const Ctx& c, ProcessId pid) {
       "                .DST_FILE(\"{}_dst.hex\")) u_{} (\n"
       "      .clk, .rst, .in_data({}_r_data), .in_valid({}_r_valid), .in_ready({}_r_ready),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
-      in.block, out.block, c.w, acc_bits, t.layout.ring, dataflow::schedule(c.d, pid).steps(), t.layout.last_step,
+      in.block, out.block, c.w, acc_bits, t.layout.ring, t.step_count, t.layout.last_step,
       t.steps.lines, t.steps.loop,
       t.slots.lines, t.slots.loop, p.name, p.name, p.name, in.name, in.name, in.name, out.name, out.name, out.name);
 }

@@ -226,21 +226,24 @@ Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t steps
   return u;
 }
 
-// inrarch_sum: the accumulators a flip-flop a bit, each one's next value a LUT a bit (hold,
-// a sum or clear); each element of a beat an adder onto the sum of those before it with
-// the same accumulator (a compare of their indices a pair where the ring has several);
-// an output element its accumulator's multiplexer and its fit (a LUT a bit). Fitted to
-// Yosys on three classes of wide beats (16 elements, rings of 2, 16 and 32: 0.80–1.03)
-// and a norm's row sum (docs/rtl.md §2, inrarch_sum).
+// inrarch_sum: the accumulators a flip-flop a bit, cleared by their synchronous reset and
+// loaded by their enable, so a LUT a bit only where several elements of a beat ever store
+// one (a multiplexer over their sums); each element of a beat an add onto its accumulator
+// read through the ring's multiplexer (a ring of two merges into the add's LUT), and one more
+// for each element that shares an accumulator with others of its beat (their chain, with
+// a compare of their indices a pair); an output element its accumulator's multiplexer and
+// its fit (a LUT a bit). The high halves' stage: each element's high half, carry and
+// index, and whether it stores, registered. Fitted to Yosys (docs/rtl.md §2, inrarch_sum).
 Usage sum_logic(const SumShape& s, int64_t steps, const GatherTables& tables) {
-  const int64_t slot_bits = line_bits(s.ring);
-  Usage u{0, 0, 0, 7 + s.ring * s.acc_bits + table_luts(tables.step_lines, tables.step_bits) +
-                        table_luts(tables.entry_lines, tables.entry_bits),
+  const int64_t slot_bits = line_bits(s.ring), aw = s.acc_bits;
+  Usage u{0, 0, 0, 7 + table_luts(tables.step_lines, tables.step_bits) + table_luts(tables.entry_lines, tables.entry_bits),
           counter_bits(steps) + 3 + line_bits(tables.step_lines) + line_bits(tables.entry_lines) + tables.step_bits +
-              tables.entry_bits + slot_bits + s.ring * s.acc_bits};
-  if (s.ring > 1) u.lut += s.bi * s.bi * slot_bits;
-  u.lut += s.bi * s.acc_bits;
-  u.lut += s.bo * (s.acc_bits * mux_luts(s.ring) + s.w);
+              tables.entry_bits + slot_bits + s.ring * aw};
+  u.ff += 1 + s.bi * (aw / 2 + std::bit_width(uint64_t(s.bi)) + slot_bits + 1);
+  u.lut += s.bi * aw * (s.ring <= 2 ? 1 : 1 + mux_luts(s.ring)) + s.sharers * aw;
+  if (s.ring > 1) u.lut += s.shared_pairs * slot_bits;
+  for (int64_t n : s.storers) u.lut += aw * mux_luts(n);
+  u.lut += s.bo * (aw * mux_luts(s.ring) + s.w);
   return u;
 }
 

@@ -5,10 +5,13 @@
 // output beats in order; before writing a beat it reads, one beat per input per step, every
 // input beat up to the latest one needed so far; the step with the last such read also
 // writes (L = 0). Input beats no output needs (unselected rows, the tail of a slice) are
-// read afterwards so every stream is drained. A sum writes a beat one step later (L = 1),
-// in the step after its last read, with that step's reads if it has any: its adds then
-// end in registers, and a write reads only those (inrarch_sum, docs/rtl.md §2).
+// read afterwards so every stream is drained. A sum writes a beat kSumWriteLag = 2 steps after
+// its last read at the earliest, with the reads of the step it lands in: its adds (the low
+// half, then the high half with the low half's carry a cycle later) then end in registers,
+// and a write reads only those (inrarch_sum, docs/rtl.md §2). Writes keep their order, one
+// a step; a write not yet due waits, and the last ones take steps of their own.
 #include <algorithm>
+#include <deque>
 #include <numeric>
 #include <set>
 
@@ -107,6 +110,8 @@ GatherNeed gather_need(const Process& p, const ir::Shape& out, int64_t o) {
 
 Program schedule_gather(const Design& d, ProcessId pid) { return schedule_gather_prefix(d, pid, INT64_MAX); }
 
+int gather_write_lag(const Process& p) { return p.kind == Kind::SumMap ? kSumWriteLag : 0; }
+
 Program schedule_gather_prefix(const Design& d, ProcessId pid, int64_t max_beats) {
   const Process& p = d.processes.at(pid);
   StreamId out = p.outputs.at(0);
@@ -119,11 +124,27 @@ Program schedule_gather_prefix(const Design& d, ProcessId pid, int64_t max_beats
   std::vector<FifoOp> ops;
   int64_t n_out = numel(os.shape);
   const int64_t beats = std::min(os.beats(), max_beats);
-  const bool deferred = p.kind == Kind::SumMap;  // writes in the step after its last read
-  bool pending = false;                          // a deferred write for the next step
+  // A beat is written in the first step at least `lag` steps after the last read so far,
+  // and after the previous beat's write; beats not yet due wait in `due` (their steps).
+  const int64_t lag = gather_write_lag(p);
+  std::deque<int64_t> due;
+  int64_t step_no = 0, last_read = -1, idle = 0;  // idle: steps of nothing before the next
   auto start_step = [&] {
     ops.clear();
-    if (pending) ops.push_back({out, true}), pending = false;
+    if (!due.empty() && due.front() <= step_no) ops.push_back({out, true}), due.pop_front();
+  };
+  // A step with no FIFO op (a write not yet due, nothing to read) is a cycle of the kernel's
+  // (a line of nothing in inrarch_sum's table) and a delay of 2 on the next step here.
+  auto end_step = [&] {
+    if (std::any_of(ops.begin(), ops.end(), [](const FifoOp& op) { return !op.write; })) last_read = step_no;
+    if (ops.empty()) ++idle;
+    else b.step(1 + idle, ops), idle = 0;
+    ++step_no;
+  };
+  auto written = [&] {  // the beat whose reads this step ended
+    const int64_t at = std::max(last_read + lag, due.empty() ? step_no : due.back() + 1);
+    if (at == step_no && (ops.empty() || !ops.front().write)) ops.push_back({out, true});
+    else due.push_back(std::max(at, step_no + 1));
   };
   for (int64_t ob = 0; ob < beats; ++ob) {
     for (int64_t o = ob * os.block; o < std::min(n_out, (ob + 1) * os.block); ++o) {
@@ -133,14 +154,14 @@ Program schedule_gather_prefix(const Design& d, ProcessId pid, int64_t max_beats
     }
     while (true) {
       start_step();
-      bool done = true;
+      bool done = true, reads = false;
       for (size_t k = 0; k < k_count; ++k) {
-        if (got[k] < need[k]) ops.push_back({p.operands[k].stream, false}), ++got[k];
+        if (got[k] < need[k]) ops.push_back({p.operands[k].stream, false}), ++got[k], reads = true;
         done = done && got[k] >= need[k];
       }
-      if (done && deferred && !ops.empty()) pending = true;
-      else if (done) ops.push_back({out, true});
-      b.step(1, ops);
+      if (reads) last_read = step_no;
+      if (done) written();
+      end_step();
       if (done) break;
     }
   }
@@ -149,11 +170,11 @@ Program schedule_gather_prefix(const Design& d, ProcessId pid, int64_t max_beats
     for (size_t k = 0; k < k_count; ++k)
       if (got[k] < total[k]) ops.push_back({p.operands[k].stream, false}), ++got[k];
     if (ops.empty()) break;
-    b.step(1, ops);
+    end_step();
   }
-  if (pending) {
+  while (!due.empty()) {  // the writes still waiting, in steps of their own
     start_step();
-    b.step(1, ops);
+    end_step();
   }
   return b.take();
 }

@@ -46,6 +46,8 @@ uint64_t step_line(const Process& p, const Step& step) {
 
 int SumLayout::slot_bits() const { return std::max(1, int(std::bit_width(uint64_t(ring - 1)))); }
 
+int64_t SumLayout::shared_pairs() const { return std::count(shares.begin(), shares.end(), true); }
+
 int sum_acc_bits(int bits, int64_t contributors, int wrap_bits) {
   const int grow = int(std::bit_width(uint64_t(std::max<int64_t>(contributors, 1) - 1)));
   return std::min(wrap_bits, bits + grow);
@@ -66,6 +68,7 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
   int64_t read = 0, written = 0, highest = -1, open = out.block;
   std::vector<std::vector<int64_t>> beats;
   for (const Step& step : expand(prog)) {
+    s.steps.insert(s.steps.end(), size_t(step.delay - 1), 0);  // steps of nothing before it
     const uint64_t line = step_line(p, step);
     s.steps.push_back(line);
     if (line & 1) {
@@ -78,12 +81,27 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
     open = std::max(open, highest - written + 1);
     if (line & 2) written += out.block;
   }
-  if (!s.steps.empty()) s.last_step = s.steps.back(), s.steps.pop_back();
+  // The tail (schedule_gather.cpp): the writes still due after the last read, behind at most
+  // the steps of nothing before the first is due.
+  for (; !s.steps.empty() && s.steps.back() == 2; s.steps.pop_back()) ++s.tail_writes;
+  for (; !s.steps.empty() && s.steps.back() == 0; s.steps.pop_back()) ++s.tail_idle;
+  INRARCH_ASSERT(!s.steps.empty() && (s.steps.back() & 1), "sum " + p.name + ": its steps do not end in reads, then writes");
   s.ring = int64_t(std::bit_ceil(uint64_t(open)));
+  s.shares.assign(size_t(in.block * in.block), false);
+  std::vector<std::vector<bool>> stores(size_t(s.ring), std::vector<bool>(size_t(in.block), false));
   for (const auto& beat : beats) {
     s.slots.emplace_back();
     for (int64_t e : beat) s.slots.back().push_back(uint64_t(e % s.ring));
+    for (size_t e = 0; e < beat.size(); ++e) {
+      bool last = true;
+      for (size_t k = 0; k < beat.size(); ++k) {
+        if (e != k && beat[e] == beat[k]) s.shares[e * size_t(in.block) + k] = true;
+        if (k > e && beat[e] == beat[k]) last = false;
+      }
+      if (last) stores[size_t(beat[e] % s.ring)][e] = true;
+    }
   }
+  for (const auto& a : stores) s.storers.push_back(std::count(a.begin(), a.end(), true));
   return s;
 }
 

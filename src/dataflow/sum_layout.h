@@ -14,17 +14,25 @@
 namespace inrarch::dataflow {
 
 struct SumLayout {
-  // Per step walked but the last, its line of inrarch_sum's step table: bit 0 reads a beat,
-  // bit 1 writes one; and the last step's line, which stands apart (the deferred last write
-  // steps alone, and in the table it would end the lines' period: the table would then keep
-  // every line).
+  // Per cycle of the kernel walked up to its last read, its line of inrarch_sum's step
+  // table: bit 0 reads a beat, bit 1 writes one, 0 a step of nothing (where the schedule's
+  // next step has a delay above 1: a write not yet due). The cycles after the last read
+  // stand apart, as `tail_idle` steps of nothing and then `tail_writes` writes: in the
+  // table they would end the lines' period, and the table would then keep every line.
   std::vector<uint64_t> steps;
-  uint64_t last_step = 0;
+  int64_t tail_idle = 0, tail_writes = 0;
   // Per input beat read, each element's accumulator (element 0 first).
   std::vector<std::vector<uint64_t>> slots;
+  // Element pairs of a beat that some beat has in one accumulator: shares[e · block + k]
+  // for e ≠ k (inrarch_sum's SHARE: only these need a compare and an add between them).
+  std::vector<bool> shares;
+  // Per accumulator, the elements of a beat that ever store its sum (the last of a beat's
+  // elements in it): where several do, its flip-flops take a multiplexer over their sums.
+  std::vector<int64_t> storers;
   int64_t ring = 1;          // accumulators: a power of two, at least the output's block
   int64_t contributors = 1;  // input elements each output sums
   int slot_bits() const;     // the bits of an accumulator's index (at least 1)
+  int64_t shared_pairs() const;  // the pairs set in `shares`
 };
 
 // The layout of sum p, walked over its whole schedule, or over its first max_writes written

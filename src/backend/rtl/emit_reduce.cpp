@@ -30,10 +30,16 @@ struct SumTables {
 
 SumTables sum_tables(const Ctx& c, ProcessId pid) {
   dataflow::SumLayout s = dataflow::sum_layout(c.d, pid);
-  const int64_t step_count = int64_t(s.steps.size()) + 1;
-  if (s.steps.empty()) s.steps.push_back(0);  // one step, LAST_STEP: an unread line
+  const int64_t step_count = int64_t(s.steps.size()) + s.tail_idle + s.tail_writes;
   const LoopedTable steps = looped_table(s.steps), slots = looped_table(s.slots);
   return {std::move(s), steps, slots, step_count};
+}
+
+// SumLayout::shares as a binary literal, bit e·BI + k (element 0 the lowest).
+std::string share_mask(const dataflow::SumLayout& s) {
+  std::string bits;
+  for (size_t i = s.shares.size(); i-- > 0;) bits += s.shares[i] ? '1' : '0';
+  return fmt::format("{}'b{}", s.shares.size(), bits);
 }
 
 }  // namespace
@@ -45,14 +51,14 @@ std::string sum_instance(const Ctx& c, ProcessId pid) {
   const SumTables t = sum_tables(c, pid);
   const int acc_bits = dataflow::sum_acc_bits(c.w, t.layout.contributors, 64 - (c.fa - c.f));
   return fmt::format(
-      "  inrarch_sum #(.BI({}), .BO({}), .W({}), .AW({}), .RING({}), .STEPS({}), .LAST_STEP(2'd{}), .STEP_LINES({}),\n"
-      "                .STEP_LOOP({}), .DST_LINES({}), .DST_LOOP({}), .STEP_FILE(\"{}_steps.hex\"),\n"
-      "                .DST_FILE(\"{}_dst.hex\")) u_{} (\n"
+      "  inrarch_sum #(.BI({}), .BO({}), .W({}), .AW({}), .RING({}), .STEPS({}), .TAIL_IDLE({}), .TAIL_WRITES({}),\n"
+      "                .STEP_LINES({}), .STEP_LOOP({}), .DST_LINES({}), .DST_LOOP({}), .SHARE({}),\n"
+      "                .STEP_FILE(\"{}_steps.hex\"), .DST_FILE(\"{}_dst.hex\")) u_{} (\n"
       "      .clk, .rst, .in_data({}_r_data), .in_valid({}_r_valid), .in_ready({}_r_ready),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
-      in.block, out.block, c.w, acc_bits, t.layout.ring, t.step_count, t.layout.last_step,
+      in.block, out.block, c.w, acc_bits, t.layout.ring, t.step_count, t.layout.tail_idle, t.layout.tail_writes,
       t.steps.lines, t.steps.loop,
-      t.slots.lines, t.slots.loop, p.name, p.name, p.name, in.name, in.name, in.name, out.name, out.name, out.name);
+      t.slots.lines, t.slots.loop, share_mask(t.layout), p.name, p.name, p.name, in.name, in.name, in.name, out.name, out.name, out.name);
 }
 
 std::vector<std::pair<std::string, std::string>> sum_files(const Ctx& c, ProcessId pid) {

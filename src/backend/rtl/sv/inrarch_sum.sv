@@ -10,29 +10,34 @@
 // accumulator o mod RING. The emitter sizes the ring to the outputs that are open at once
 // (from the lowest not yet written to the highest a read has reached), so each open output
 // has its own, and the ring does not grow with the batch where the rows are summed.
-// A read adds the beat's elements to their accumulators; a write, in a step after the last
-// read of its elements (the schedule's L = 1), fits each element of the output beat into T
-// (saturate, ovf) and clears its accumulator for the output that takes it next. A written
-// beat carries the flag of every beat read before its step and every fit so far, as the
-// HLS gather's, which computes the beat at its last read and writes it a step later.
+// A read adds the beat's elements to their accumulators, each sum in two halves (the high
+// half a cycle later, with the low half's carry registered), so no add is longer than about
+// AW / 2 bits; a write, at least two steps after the last read so far (the schedule's
+// kSumWriteLag), fits each element of the output beat into T (saturate, ovf) and clears its
+// accumulator for the output that takes it next. A written beat carries the flag of every
+// beat read before its step and every fit so far, as the HLS gather's, which computes the
+// beat at its last read and writes it when the schedule does.
 // Both tables follow the batch's rows, so each holds its lines up to where they start
 // repeating and once round the period (STEP_LINES, DST_LINES; support/looped_table.h; the
-// last step, a write alone, is LAST_STEP rather than a line that would end the period):
-// after its last line the read goes back to line STEP_LOOP (DST_LOOP). The current step's
-// bits and the current beat's accumulators are registers, read from their tables a step
-// (a beat) ahead, as inrarch_gather reads its own.
+// steps after the last read, TAIL_IDLE steps of nothing then TAIL_WRITES writes, are
+// parameters rather than lines that would end the period): after its last line the read
+// goes back to line STEP_LOOP (DST_LOOP). The current step's bits and the current beat's
+// accumulators are registers, read from their tables a step (a beat) ahead, as
+// inrarch_gather reads its own.
 module inrarch_sum #(
     parameter int BI = 1,
     parameter int BO = 1,
     parameter int W = 32,
     parameter int AW = 38,
     parameter int RING = 1,
-    parameter int STEPS = 1,
-    parameter logic [1:0] LAST_STEP = 2'b10,  // the last step's bits, not in the table
+    parameter int STEPS = 2,
+    parameter int TAIL_IDLE = 0,    // after the table's lines: steps of nothing,
+    parameter int TAIL_WRITES = 1,  // then writes alone (the writes due after the last read)
     parameter int STEP_LINES = 1,
     parameter int STEP_LOOP = 0,
     parameter int DST_LINES = 1,
     parameter int DST_LOOP = 0,
+    parameter logic [BI*BI-1:0] SHARE = '0,  // bit e·BI + k: elements e and k may share an accumulator
     parameter STEP_FILE = "steps.hex",
     parameter DST_FILE = "dst.hex"
 ) (
@@ -50,7 +55,6 @@ module inrarch_sum #(
   localparam logic [XR-1:0] RMASK = XR'(RING - 1);
   logic [1:0] step_rom[STEP_LINES];
   logic [BI*XR-1:0] dst_rom[DST_LINES];
-  logic [AW-1:0] acc[RING];
   initial $readmemh(STEP_FILE, step_rom);
   initial $readmemh(DST_FILE, dst_rom);
 
@@ -75,50 +79,139 @@ module inrarch_sum #(
   endfunction
 
   // The bits of the step that fires next: step sn after a fire, step 0 after the reset.
+  localparam int TABLE_STEPS = STEPS - TAIL_IDLE - TAIL_WRITES;
   always_ff @(posedge clk)
-    if (rst) step <= STEPS == 1 ? LAST_STEP : step_rom[0];
-    else if (fire) step <= 32'(sn) + 1 < STEPS ? step_rom[sa] : 32'(sn) + 1 == STEPS ? LAST_STEP : '0;
+    if (rst) step <= step_rom[0];
+    else if (fire)
+      step <= 32'(sn) < TABLE_STEPS ? step_rom[sa] :
+              32'(sn) < TABLE_STEPS + TAIL_IDLE ? 2'b00 : 32'(sn) < STEPS ? 2'b10 : 2'b00;
   always_ff @(posedge clk)
     if (rst || in_ready) dline <= dst_rom[rst ? '0 : da];
 
-  // This beat's elements in AW bits, their accumulators, and the running sum each would
-  // store: its accumulator plus every element of the beat with the same one (the last of
-  // them stores it).
-  logic [AW-1:0] x[BI], part[BI];
+  // Each running sum is kept in two halves, LOW bits and the HIGH bits above them, so no
+  // add is longer than about AW / 2 bits: a read adds the beat's elements' low halves to
+  // their accumulators' and registers the carries; a cycle later the high halves take the
+  // elements' high halves and those carries. A write comes at least two steps after the
+  // last read of its elements (the schedule's kSumWriteLag), so both halves are complete.
+  localparam int LOW = (AW + 1) / 2, HIGH = AW - LOW, CB = $clog2(BI + 1);
+  logic [LOW-1:0] lo[RING];
+  logic [HIGH-1:0] hi[RING];
+  logic [LOW-1:0] xl[BI];
+  logic [HIGH-1:0] xh[BI];
   logic [XR-1:0] d[BI];
-  logic [BI-1:0] last;
   for (genvar e = 0; e < BI; e = e + 1) begin : g_in
-    assign x[e] = AW'($signed(in_data[e*W+:W]));
+    logic [AW-1:0] x;
+    assign x = AW'($signed(in_data[e*W+:W]));
+    assign {xh[e], xl[e]} = x;
     assign d[e] = dline[e*XR+:XR] & RMASK;
   end
-  always_comb begin
+  // Elements e and k of a beat share an accumulator only where SHARE (bit e·BI + k) says
+  // some beat has them in one (the emitter reads it off the table): the others need no
+  // compare and no add between them. Every sum below is a chain of continuous assignments,
+  // each word written once (an always_comb that writes a word twice re-runs forever in
+  // Icarus); split_var tells Verilator a chain's words are separate signals, not a loop.
+  logic [BI*BI-1:0] same;   // bit e·BI + k: e and k share an accumulator in this beat
+  logic [BI*BI-1:0] hsame;  // the same, for the beat the high halves take
+  logic [BI-1:0] last;      // e stores its accumulator: no later element shares it
+  logic [LOW+CB-1:0] lsum[BI];
+
+  // High halves, a cycle after the read: the registered high halves of the same elements
+  // and the low half's carry.
+  logic h_go;
+  logic [BI-1:0] h_last;
+  logic [XR-1:0] hd[BI];
+  logic [HIGH-1:0] hx[BI];
+  logic [CB-1:0] hc[BI];
+  logic [HIGH-1:0] hsum[BI];
+  always_ff @(posedge clk) begin
+    h_go <= !rst && fire && reads;
+    h_last <= last;
     for (int e = 0; e < BI; e = e + 1) begin
-      part[e] = acc[d[e]];
-      last[e] = 1'b1;
-      for (int k = 0; k < BI; k = k + 1) begin
-        if (d[k] == d[e]) part[e] = part[e] + x[k];
-        if (k > e && d[k] == d[e]) last[e] = 1'b0;
-      end
+      hd[e] <= d[e];
+      hx[e] <= xh[e];
+      hc[e] <= lsum[e][LOW+:CB];
     end
   end
 
+  for (genvar e = 0; e < BI; e = e + 1) begin : g_sum
+    for (genvar k = 0; k < BI; k = k + 1) begin : g_pair
+      if (k != e && SHARE[e*BI+k]) begin : g_may
+        assign same[e*BI+k] = d[k] == d[e];
+        assign hsame[e*BI+k] = hd[k] == hd[e];
+      end else begin : g_never
+        assign same[e*BI+k] = 1'b0;
+        assign hsame[e*BI+k] = 1'b0;
+      end
+    end
+    assign last[e] = !(|(same[e*BI+:BI] >> (e + 1)));
+    // Low half: element e's accumulator plus every element of the beat with the same one,
+    // in LOW + CB bits (the top CB bits are the carry). x - ~a - 1 = x + a: the element is
+    // the carry chain's DI (its first operand, where Yosys may put either of an add's), so
+    // the ring's multiplexer feeds only each bit's S LUT and merges with it.
+    logic [LOW+CB-1:0] lc[BI+1]  /*verilator split_var*/;
+    logic [HIGH-1:0] hcs[BI+1]  /*verilator split_var*/;
+    assign lc[0] = (LOW + CB)'(xl[e]) - (~((LOW + CB)'(lo[d[e]]))) - 1'b1;
+    if (BI == 1) begin : g_one
+      // One element a beat: its one-bit carry is the high chain's carry-in, ({x, c} + {h, 1})
+      // >> 1 (written as lc[0]'s), so the high half is one add.
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic hone_in;  // the carry-in's own bit of the sum
+      /* verilator lint_on UNUSEDSIGNAL */
+      assign {hcs[0], hone_in} = {hx[e], hc[e][0]} - ~{hi[hd[e]], 1'b1} - 1'b1;
+    end else begin : g_many
+      assign hcs[0] = hx[e] + hi[hd[e]] + HIGH'(hc[e]);
+    end
+    for (genvar k = 0; k < BI; k = k + 1) begin : g_chain
+      assign lc[k+1] = lc[k] + (same[e*BI+k] ? (LOW + CB)'(xl[k]) : '0);
+      assign hcs[k+1] = hcs[k] + (hsame[e*BI+k] ? hx[k] : '0);
+    end
+    assign lsum[e] = lc[BI];
+    assign hsum[e] = hcs[BI];
+  end
+
   // Output element j of the beat: its accumulator, fit into T. Every contributor was added
-  // in an earlier step (the schedule writes a sum's beat in the step after its last read),
-  // so this step's reads go to other accumulators and the write reads registers only.
+  // two steps or more before, so the write reads registers only.
   logic [BO-1:0] sat;
   logic [XR-1:0] oj[BO];
   for (genvar j = 0; j < BO; j = j + 1) begin : g_out
     logic [AW-1:0] v;
     assign oj[j] = (os + XR'(j)) & RMASK;
-    assign v = acc[oj[j]];
+    assign v = {hi[oj[j]], lo[oj[j]]};
     // v is at T's fraction bits: it fits where its bits W - 1 … AW - 1 are copies of its sign
     // (XW says the bits above AW are, so the test reads AW - W + 1 bits, not 64).
-    logic hi, lo;
-    inrarch_fit_flags #(.LO(W - 1), .XW(AW)) u_flags (.x(64'($signed(v))), .hi, .lo);
-    assign out_data[j*W+:W] = hi ? {1'b0, {(W - 1) {1'b1}}} : lo ? {1'b1, {(W - 1) {1'b0}}} : v[W-1:0];
-    assign sat[j] = hi || lo;
+    logic fh, fl;
+    inrarch_fit_flags #(.LO(W - 1), .XW(AW)) u_flags (.x(64'($signed(v))), .hi(fh), .lo(fl));
+    assign out_data[j*W+:W] = fh ? {1'b0, {(W - 1) {1'b1}}} : fl ? {1'b1, {(W - 1) {1'b0}}} : v[W-1:0];
+    assign sat[j] = fh || fl;
   end
   assign out_data[BO*W] = sticky || |sat;
+
+  // Accumulator a is cleared by the reset or by the write of its output (a synchronous
+  // reset of its flip-flops), else loaded by the element of the beat that stores it (at
+  // most one does: an AND-OR over them), so its next value needs no LUT of its own.
+  for (genvar a = 0; a < RING; a = a + 1) begin : g_acc
+    logic [BO-1:0] wr;
+    logic [BI-1:0] lo_hit, hi_hit;
+    logic [LOW-1:0] lo_part[BI+1]  /*verilator split_var*/;
+    logic [HIGH-1:0] hi_part[BI+1]  /*verilator split_var*/;
+    for (genvar j = 0; j < BO; j = j + 1) begin : g_w
+      assign wr[j] = fire && writes && 32'(oj[j]) == a;
+    end
+    assign lo_part[0] = '0;
+    assign hi_part[0] = '0;
+    for (genvar e = 0; e < BI; e = e + 1) begin : g_e
+      assign lo_hit[e] = fire && reads && last[e] && 32'(d[e]) == a;
+      assign hi_hit[e] = h_go && h_last[e] && 32'(hd[e]) == a;
+      assign lo_part[e+1] = lo_part[e] | (lo_hit[e] ? lsum[e][LOW-1:0] : '0);
+      assign hi_part[e+1] = hi_part[e] | (hi_hit[e] ? hsum[e] : '0);
+    end
+    always_ff @(posedge clk)
+      if (rst || |wr) lo[a] <= '0;
+      else if (|lo_hit) lo[a] <= lo_part[BI];
+    always_ff @(posedge clk)
+      if (rst || |wr) hi[a] <= '0;
+      else if (|hi_hit) hi[a] <= hi_part[BI];
+  end
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -129,7 +222,6 @@ module inrarch_sum #(
       sa <= next_step_line('0);
       da <= next_dst_line('0);
       os <= '0;
-      for (int k = 0; k < RING; k = k + 1) acc[k] <= '0;
     end else begin
       started <= 1'b1;
       if (fire) begin
@@ -137,14 +229,8 @@ module inrarch_sum #(
         sa <= next_step_line(sa);
         live <= 32'(sn) < STEPS;
         sticky <= sticky || (reads && in_data[BI*W]) || (writes && |sat);
-        if (reads) begin
-          da <= next_dst_line(da);
-          for (int e = 0; e < BI; e = e + 1) if (last[e]) acc[d[e]] <= part[e];
-        end
-        if (writes) begin
-          os <= (os + XR'(BO)) & RMASK;
-          for (int j = 0; j < BO; j = j + 1) acc[oj[j]] <= '0;
-        end
+        if (reads) da <= next_dst_line(da);
+        if (writes) os <= (os + XR'(BO)) & RMASK;
       end
     end
   end

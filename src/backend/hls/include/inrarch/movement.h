@@ -129,11 +129,12 @@ void rom_source(int rows, const T* rom, array_stream<T, S, B>& out) {
 // ---- gather maps: need(o, slot, elem) and value(o, buf, off) -----------------------------
 // Input k's elements live in buf[off[k] ...] once read.
 // value(o, buf, off, ovf): ovf |= whether the value saturated (only a sum can).
-// deferred: a beat is written in the step after the one that reads its last needed beat
-// (a sum: the schedule's L = 1, dataflow/schedule_gather.cpp), else in that step.
+// lag: a beat is written at the earliest `lag` steps after the last read so far (a sum: 2,
+// the schedule's kSumWriteLag, dataflow/schedule_gather.cpp), else in the step that reads
+// its last needed beat.
 template <class Self>
 struct gather_copy {  // value = the needed element (every op but sum)
-  static const bool deferred = false;
+  static const int lag = 0;
   template <class T>
   static T value(int o, const T* buf, const int* off, bool&) {
     int slot = 0, elem = 0;
@@ -190,7 +191,7 @@ struct map_cat : gather_copy<map_cat<SO, DIM, SK...> > {
 // MASK: bit d set when input dim d is reduced. The needed element is the last contributor.
 template <class SI, class SO, int MASK, int KEEPDIM>
 struct map_sum {
-  static const bool deferred = true;
+  static const int lag = 2;
   static void out_to_in(int o, int ii[kMaxRank]) {
     int oi[kMaxRank];
     SO::unravel(o, oi);
@@ -287,6 +288,29 @@ constexpr int sum_numel() {
 // whole-batch schedule reads them too (before the next sample's first needed beat).
 // A beat read but never needed (a slice's, drained) still sets the sticky bit when it is
 // read before the last write.
+// The beats a gather has computed but not yet written (Map::lag): written in order, one a
+// step, each in the first step at or after its due step, whichever sample's it is.
+template <class Beat, int N>
+struct due_writes {
+  Beat held[N];
+  int due[N], head, count;
+  due_writes() : head(0), count(0) {}
+  bool empty() const { return count == 0; }
+  // The step after which a beat computed at step `step` may be written, in order.
+  int next_free(int step) const { return count ? due[(head + count - 1) % N] + 1 : step; }
+  void push(const Beat& y, int at) {
+    const int i = (head + count) % N;
+    held[i] = y, due[i] = at, ++count;
+  }
+  template <class Out>
+  bool write_due(int step, Out& out) {  // writes the oldest beat if it is due
+    if (count == 0 || due[head] > step) return false;
+    out.write(held[head]);
+    head = (head + 1) % N, --count;
+    return true;
+  }
+};
+
 template <class Map, class T, class SO, int BO, class... Ins>
 void gather_port(int rows, bool& flag, array_stream<T, SO, BO>& out, Ins&&... ins) {
   enum { K = sizeof...(Ins), TOTAL = sum_numel<typename std::decay<Ins>::type...>() };
@@ -304,9 +328,8 @@ void gather_port(int rows, bool& flag, array_stream<T, SO, BO>& out, Ins&&... in
     int fill[] = {(gather_fill(ins, k++, buf, off), 0)...};
     (void)fill;
   }
-  // A deferred beat (Map::deferred) waits here for the next step, whichever sample's it is.
-  beat<T, BO> held;
-  bool pending = false;
+  due_writes<beat<T, BO>, Map::lag + 1> queued;  // at most lag beats wait past a step
+  int step = 0, last_read = -1;
   for (int r = 0; r < rows; ++r) {
     for (int k = 0; k < K; ++k) need[k] = 0, got[k] = 0;
     for (int ob = 0; ob < SO::numel() / BO; ++ob) {
@@ -315,42 +338,44 @@ void gather_port(int rows, bool& flag, array_stream<T, SO, BO>& out, Ins&&... in
         Map::need(ob * BO + e, slot, elem);
         if (elem / block[slot] + 1 > need[slot]) need[slot] = elem / block[slot] + 1;
       }
-      for (bool done = false; !done;) {
+      for (bool done = false; !done; ++step) {
 #pragma HLS pipeline II = 1
         INRARCH_STEP();
-        bool busy = pending;  // this step has a FIFO op
-        if (pending) out.write(held), pending = false;
+        const bool wrote = queued.write_due(step, out);
         int before = 0, after = 0;
         for (int j = 0; j < K; ++j) before += got[j];
         int k = 0;
         bool all[] = {gather_read_one(ins, k++, got, need, buf, off, ovf)...};
         done = true;
         for (int j = 0; j < K; ++j) done = done && all[j], after += got[j];
-        busy = busy || after > before;
+        if (after > before) last_read = step;
         if (done) {
           beat<T, BO> y;
           for (int e = 0; e < BO; ++e) y.v[e] = Map::template value<T>(ob * BO + e, buf, off, ovf);
           y.ovf = ovf;
-          if (Map::deferred && busy) held = y, pending = true;
-          else out.write(y);
+          int at = last_read + Map::lag;
+          if (at < queued.next_free(step)) at = queued.next_free(step);
+          if (at == step && !wrote) out.write(y);
+          else queued.push(y, at > step ? at : step + 1);
         }
       }
     }
     for (int k = 0; k < K; ++k) need[k] = beats[k];
-    for (;;) {  // drain the beats no output of this sample needed
+    for (;; ++step) {  // drain the beats no output of this sample needed
       bool any = false;
       for (int k = 0; k < K; ++k) any = any || got[k] < beats[k];
       if (!any) break;
       INRARCH_STEP();
-      if (pending) out.write(held), pending = false;
+      queued.write_due(step, out);
       int k = 0;
       bool all[] = {gather_read_one(ins, k++, got, need, buf, off, ovf)...};
       (void)all;
+      last_read = step;
     }
   }
-  if (pending) {
+  for (; !queued.empty(); ++step) {  // the writes still waiting, in steps of their own
     INRARCH_STEP();
-    out.write(held);
+    queued.write_due(step, out);
   }
   flag = ovf;
 }

@@ -211,11 +211,8 @@ Usage sum_usage(const Design& d, ProcessId pid) {
   const detail::GatherTables tables{steps.lines, table_registers(s.steps, steps.lines, 1, 2, true), slots.lines,
                                     table_registers(s.slots, slots.lines, size_t(in.block), s.slot_bits(), false)};
   const int64_t w = d.options.elem_bits;
-  int64_t sharers = 0;
-  for (int64_t e = 0; e < in.block; ++e)
-    sharers += std::any_of(s.shares.begin() + e * in.block, s.shares.begin() + (e + 1) * in.block, [](bool b) { return b; });
-  return detail::sum_logic({s.ring, sum_acc_bits(int(w), s.contributors, 64), in.block, out.block, w, s.shared_pairs(),
-                            sharers, s.storers},
+  return detail::sum_logic({s.ring, sum_acc_bits(int(w), s.contributors, 64), in.block, out.block, w, s.elem_accs(),
+                            s.acc_elems(), s.out_accs(), s.elem_sharers(), s.chain_pairs()},
                            std::max(in.beats(), out.beats()), tables);
 }
 

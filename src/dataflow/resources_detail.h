@@ -36,9 +36,11 @@ Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t steps
 // fit out of them a step, its step counter of `steps` and its tables (as a gather's).
 struct SumShape {
   int64_t ring = 1, acc_bits = 0, bi = 1, bo = 1, w = 32;
-  int64_t shared_pairs = 0;  // ordered element pairs of a beat that may share an accumulator
-  int64_t sharers = 0;       // the elements of a beat in one of those pairs
-  std::vector<int64_t> storers;  // per accumulator, the elements that ever store its sum
+  // From dataflow::SumLayout: per element the accumulators it stores, per accumulator the
+  // elements that store it, per output position the accumulators it reads, and the
+  // sharing pairs whose first element stores; per element, the others it may share with.
+  std::vector<int64_t> elem_accs, acc_elems, out_accs, elem_sharers;
+  int64_t chain_pairs = 0;
 };
 Usage sum_logic(const SumShape& s, int64_t steps, const GatherTables& tables);
 Usage fifo_usage(int64_t width_bits, int64_t depth);

@@ -199,6 +199,16 @@ int64_t mux_luts(int64_t k) { return k <= 1 ? 0 : (k + 3) / 4 + (k > 16 ? mux_lu
 
 int64_t counter_bits(int64_t n) { return std::bit_width(uint64_t(std::max<int64_t>(n, 1))); }
 
+// LUTs a bit of inrarch_sum's choice among n of `all` words: a multiplexer on the index
+// where it may be any, else an AND-OR with a compare a word (two words and their selects
+// a LUT6, then an OR of those).
+int64_t sum_select_luts(int64_t n, int64_t all) {
+  if (n <= 1) return 0;
+  if (n == all) return mux_luts(n);
+  const int64_t first = (n + 2) / 3;
+  return first + (first > 1 ? (first + 4) / 6 : 0);
+}
+
 // The address bits of a table of `lines` (none for one line: a constant).
 int64_t line_bits(int64_t lines) { return lines > 1 ? counter_bits(lines - 1) : 0; }
 
@@ -226,24 +236,30 @@ Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t steps
   return u;
 }
 
-// inrarch_sum: the accumulators a flip-flop a bit, cleared by their synchronous reset and
-// loaded by their enable, so a LUT a bit only where several elements of a beat ever store
-// one (a multiplexer over their sums); each element of a beat an add onto its accumulator
-// read through the ring's multiplexer (a ring of two merges into the add's LUT), and one more
-// for each element that shares an accumulator with others of its beat (their chain, with
-// a compare of their indices a pair); an output element its accumulator's multiplexer and
-// its fit (a LUT a bit). The high halves' stage: each element's high half, carry and
-// index, and whether it stores, registered. Fitted to Yosys (docs/rtl.md §2, inrarch_sum).
+// inrarch_sum, pruned by its layout's masks (docs/rtl.md §2): the accumulators that are ever
+// loaded a flip-flop a bit, cleared by their synchronous reset and loaded through their
+// enable, so a LUT a bit only where several elements store one (an AND-OR over their sums);
+// each element that stores an add onto its accumulator, read through a selection of the
+// accumulators it stores (sum_select_luts), and one more add and index compare for each
+// element of its beat that shares its accumulator; an output position its accumulators'
+// selection and its fit (a LUT a bit). The high halves' stage registers each element's
+// high half, and each storing one's carry, its index where it has several accumulators, and
+// whether it stores where it shares.
 Usage sum_logic(const SumShape& s, int64_t steps, const GatherTables& tables) {
   const int64_t slot_bits = line_bits(s.ring), aw = s.acc_bits;
   Usage u{0, 0, 0, 7 + table_luts(tables.step_lines, tables.step_bits) + table_luts(tables.entry_lines, tables.entry_bits),
           counter_bits(steps) + 3 + line_bits(tables.step_lines) + line_bits(tables.entry_lines) + tables.step_bits +
-              tables.entry_bits + slot_bits + s.ring * aw};
-  u.ff += 1 + s.bi * (aw / 2 + std::bit_width(uint64_t(s.bi)) + slot_bits + 1);
-  u.lut += s.bi * aw * (s.ring <= 2 ? 1 : 1 + mux_luts(s.ring)) + s.sharers * aw;
-  if (s.ring > 1) u.lut += s.shared_pairs * slot_bits;
-  for (int64_t n : s.storers) u.lut += aw * mux_luts(n);
-  u.lut += s.bo * (aw * mux_luts(s.ring) + s.w);
+              tables.entry_bits + slot_bits * s.bo + 1};
+  for (int64_t n : s.acc_elems) u.ff += n > 0 ? aw : 0, u.lut += aw * sum_select_luts(n, s.bi);
+  for (size_t e = 0; e < s.elem_accs.size(); ++e) {
+    const int64_t n = s.elem_accs[e], k = e < s.elem_sharers.size() ? s.elem_sharers[e] : 0;
+    u.ff += aw / 2;  // its high half, which a sharing element's chain may read
+    if (n == 0) continue;
+    u.ff += std::bit_width(uint64_t(k + 1)) + (n > 1 ? slot_bits : 0) + (k > 0 ? 1 : 0);  // carry, index, stores
+    u.lut += aw * (n <= 2 ? 1 : 1 + sum_select_luts(n, s.ring)) + (n > 1 ? 2 * n : 0);
+  }
+  u.lut += s.chain_pairs * (aw + slot_bits);
+  for (int64_t n : s.out_accs) u.lut += aw * sum_select_luts(n, s.ring) + s.w + (n > 1 ? n : 0);
   return u;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "dataflow/gather_layout.h"
 #include "dataflow/schedule.h"
@@ -48,6 +49,36 @@ int SumLayout::slot_bits() const { return std::max(1, int(std::bit_width(uint64_
 
 int64_t SumLayout::shared_pairs() const { return std::count(shares.begin(), shares.end(), true); }
 
+namespace {
+
+// The bits set in each line of a mask of rows of `stride` bits: a row's (by_row), or a
+// column's (bit i is column i % stride's).
+std::vector<int64_t> counts(const std::vector<bool>& mask, size_t stride, bool by_row) {
+  const size_t lines = by_row ? mask.size() / std::max<size_t>(stride, 1) : stride;
+  std::vector<int64_t> n(lines, 0);
+  for (size_t i = 0; i < mask.size(); ++i) n[by_row ? i / stride : i % stride] += mask[i];
+  return n;
+}
+
+}  // namespace
+
+std::vector<int64_t> SumLayout::elem_accs() const { return counts(stores, stores.size() / size_t(ring), false); }
+std::vector<int64_t> SumLayout::acc_elems() const { return counts(stores, stores.size() / size_t(ring), true); }
+std::vector<int64_t> SumLayout::out_accs() const { return counts(outs, outs.size() / size_t(ring), false); }
+
+std::vector<int64_t> SumLayout::elem_sharers() const {
+  return counts(shares, size_t(std::sqrt(double(shares.size())) + 0.5), true);
+}
+
+int64_t SumLayout::chain_pairs() const {
+  const std::vector<int64_t> accs = elem_accs();
+  const size_t bi = accs.size();
+  int64_t n = 0;
+  for (size_t e = 0; e < bi; ++e)
+    for (size_t k = 0; k < bi; ++k) n += accs[e] > 0 && shares[e * bi + k];
+  return n;
+}
+
 int sum_acc_bits(int bits, int64_t contributors, int wrap_bits) {
   const int grow = int(std::bit_width(uint64_t(std::max<int64_t>(contributors, 1) - 1)));
   return std::min(wrap_bits, bits + grow);
@@ -67,6 +98,7 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
   // this step's reads and writes included.
   int64_t read = 0, written = 0, highest = -1, open = out.block;
   std::vector<std::vector<int64_t>> beats;
+  std::vector<int64_t> writes;  // each written beat's first output
   for (const Step& step : expand(prog)) {
     s.steps.insert(s.steps.end(), size_t(step.delay - 1), 0);  // steps of nothing before it
     const uint64_t line = step_line(p, step);
@@ -79,7 +111,7 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
       read += in.block;
     }
     open = std::max(open, highest - written + 1);
-    if (line & 2) written += out.block;
+    if (line & 2) writes.push_back(written), written += out.block;
   }
   // The tail (schedule_gather.cpp): the writes still due after the last read, behind at most
   // the steps of nothing before the first is due.
@@ -88,7 +120,11 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
   INRARCH_ASSERT(!s.steps.empty() && (s.steps.back() & 1), "sum " + p.name + ": its steps do not end in reads, then writes");
   s.ring = int64_t(std::bit_ceil(uint64_t(open)));
   s.shares.assign(size_t(in.block * in.block), false);
-  std::vector<std::vector<bool>> stores(size_t(s.ring), std::vector<bool>(size_t(in.block), false));
+  const size_t bi = size_t(in.block), bo = size_t(out.block);
+  s.stores.assign(size_t(s.ring) * bi, false);
+  s.outs.assign(size_t(s.ring) * bo, false);
+  for (int64_t first : writes)
+    for (size_t j = 0; j < bo; ++j) s.outs[size_t((first + int64_t(j)) % s.ring) * bo + j] = true;
   for (const auto& beat : beats) {
     s.slots.emplace_back();
     for (int64_t e : beat) s.slots.back().push_back(uint64_t(e % s.ring));
@@ -98,10 +134,9 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
         if (e != k && beat[e] == beat[k]) s.shares[e * size_t(in.block) + k] = true;
         if (k > e && beat[e] == beat[k]) last = false;
       }
-      if (last) stores[size_t(beat[e] % s.ring)][e] = true;
+      if (last) s.stores[size_t(beat[e] % s.ring) * bi + e] = true;
     }
   }
-  for (const auto& a : stores) s.storers.push_back(std::count(a.begin(), a.end(), true));
   return s;
 }
 

@@ -26,13 +26,22 @@ struct SumLayout {
   // Element pairs of a beat that some beat has in one accumulator: shares[e · block + k]
   // for e ≠ k (inrarch_sum's SHARE: only these need a compare and an add between them).
   std::vector<bool> shares;
-  // Per accumulator, the elements of a beat that ever store its sum (the last of a beat's
-  // elements in it): where several do, its flip-flops take a multiplexer over their sums.
-  std::vector<int64_t> storers;
+  // stores[a · in block + e]: element e of some beat stores accumulator a's sum (it is the
+  // last of the beat's elements in it); outs[a · out block + j]: position j of some written
+  // beat reads accumulator a. inrarch_sum's STORE and OUTS: each element reads, each
+  // accumulator is loaded from, and each output position reads only those (a column sum's
+  // element meets a few of the ring's accumulators, not all).
+  std::vector<bool> stores, outs;
   int64_t ring = 1;          // accumulators: a power of two, at least the output's block
   int64_t contributors = 1;  // input elements each output sums
   int slot_bits() const;     // the bits of an accumulator's index (at least 1)
   int64_t shared_pairs() const;  // the pairs set in `shares`
+  // Counted from the masks: per element, the accumulators it stores (0: it never stores);
+  // per accumulator, the elements that store it; per output position, the accumulators
+  // it reads; and the pairs in `shares` whose first element stores (its chain's adds).
+  std::vector<int64_t> elem_accs() const, acc_elems() const, out_accs() const;
+  std::vector<int64_t> elem_sharers() const;  // per element, the others of its beat it may share with
+  int64_t chain_pairs() const;
 };
 
 // The layout of sum p, walked over its whole schedule, or over its first max_writes written

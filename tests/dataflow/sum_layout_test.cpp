@@ -58,10 +58,14 @@ TEST(SumLayout, ARowSumKeepsTwoBeatsOfAccumulators) {
   EXPECT_EQ(l.slots[12], (std::vector<uint64_t>{0, 0}));
   EXPECT_EQ(l.steps.at(5), 1u);  // the last read of rows 0 and 1
   // Both elements of a beat are in one row: they share its accumulator, and the second
-  // stores it.
+  // stores it, whichever of the four it is; a written beat's first output is even, so
+  // position 0 reads accumulators 0 and 2, position 1 reads 1 and 3.
   EXPECT_EQ(l.shares, (std::vector<bool>{false, true, true, false}));
   EXPECT_EQ(l.shared_pairs(), 2);
-  EXPECT_EQ(l.storers, (std::vector<int64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(l.chain_pairs(), 1);
+  EXPECT_EQ(l.elem_accs(), (std::vector<int64_t>{0, 4}));
+  EXPECT_EQ(l.acc_elems(), (std::vector<int64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(l.out_accs(), (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(l.steps.at(6), 1u);  // row 2's first read
   EXPECT_EQ(l.steps.at(7), 3u);  // rows 0 and 1's beat, with row 2's second read
 }
@@ -74,9 +78,12 @@ TEST(SumLayout, AColumnSumKeepsOneAccumulatorAColumn) {
     EXPECT_EQ(l.slots.at(1), (std::vector<uint64_t>{2, 3}));
     EXPECT_EQ(l.slots.at(3), (std::vector<uint64_t>{0, 1}));
     // A beat's two elements are in two columns: they never share, and column c is always
-    // stored by element c mod 2 (accumulators 6 and 7 hold no column).
+    // stored by element c mod 2 and written at position c mod 2 (accumulators 6 and 7 hold
+    // no column).
     EXPECT_EQ(l.shared_pairs(), 0);
-    EXPECT_EQ(l.storers, (std::vector<int64_t>{1, 1, 1, 1, 1, 1, 0, 0}));
+    EXPECT_EQ(l.elem_accs(), (std::vector<int64_t>{3, 3}));
+    EXPECT_EQ(l.acc_elems(), (std::vector<int64_t>{1, 1, 1, 1, 1, 1, 0, 0}));
+    EXPECT_EQ(l.out_accs(), (std::vector<int64_t>{3, 3}));
   }
   const Summed all = summed(16, 6, {}, false, 1);
   EXPECT_EQ(sum_layout(all.d, all.sum).ring, 1);

@@ -35,11 +35,19 @@ SumTables sum_tables(const Ctx& c, ProcessId pid) {
   return {std::move(s), steps, slots, step_count};
 }
 
-// SumLayout::shares as a binary literal, bit e·BI + k (element 0 the lowest).
-std::string share_mask(const dataflow::SumLayout& s) {
-  std::string bits;
-  for (size_t i = s.shares.size(); i-- > 0;) bits += s.shares[i] ? '1' : '0';
-  return fmt::format("{}'b{}", s.shares.size(), bits);
+// One of SumLayout's masks as a binary literal, bit 0 the lowest.
+std::string mask(const std::vector<bool>& bits) {
+  std::string text;
+  for (size_t i = bits.size(); i-- > 0;) text += bits[i] ? '1' : '0';
+  return fmt::format("{}'b{}", bits.size(), text);
+}
+
+// A mask of `rows` × `cols` bits (bit r · cols + c) as bit c · rows + r.
+std::vector<bool> transposed(const std::vector<bool>& bits, size_t rows, size_t cols) {
+  std::vector<bool> t(bits.size());
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) t[c * rows + r] = bits[r * cols + c];
+  return t;
 }
 
 }  // namespace
@@ -49,16 +57,21 @@ std::string sum_instance(const Ctx& c, ProcessId pid) {
   const auto& in = c.d.streams[p.inputs.at(0)];
   const auto& out = c.d.streams[p.outputs.at(0)];
   const SumTables t = sum_tables(c, pid);
+  const size_t ring = size_t(t.layout.ring);
   const int acc_bits = dataflow::sum_acc_bits(c.w, t.layout.contributors, 64 - (c.fa - c.f));
   return fmt::format(
       "  inrarch_sum #(.BI({}), .BO({}), .W({}), .AW({}), .RING({}), .STEPS({}), .TAIL_IDLE({}), .TAIL_WRITES({}),\n"
       "                .STEP_LINES({}), .STEP_LOOP({}), .DST_LINES({}), .DST_LOOP({}), .SHARE({}),\n"
+      "                .STORE({}),\n"
+      "                .STORE_T({}),\n"
+      "                .OUTS({}),\n"
       "                .STEP_FILE(\"{}_steps.hex\"), .DST_FILE(\"{}_dst.hex\")) u_{} (\n"
       "      .clk, .rst, .in_data({}_r_data), .in_valid({}_r_valid), .in_ready({}_r_ready),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
       in.block, out.block, c.w, acc_bits, t.layout.ring, t.step_count, t.layout.tail_idle, t.layout.tail_writes,
       t.steps.lines, t.steps.loop,
-      t.slots.lines, t.slots.loop, share_mask(t.layout), p.name, p.name, p.name, in.name, in.name, in.name, out.name, out.name, out.name);
+      t.slots.lines, t.slots.loop, mask(t.layout.shares), mask(t.layout.stores),
+      mask(transposed(t.layout.stores, ring, size_t(in.block))), mask(transposed(t.layout.outs, ring, size_t(out.block))), p.name, p.name, p.name, in.name, in.name, in.name, out.name, out.name, out.name);
 }
 
 std::vector<std::pair<std::string, std::string>> sum_files(const Ctx& c, ProcessId pid) {

@@ -38,6 +38,9 @@ module inrarch_sum #(
     parameter int DST_LINES = 1,
     parameter int DST_LOOP = 0,
     parameter logic [BI*BI-1:0] SHARE = '0,  // bit e·BI + k: elements e and k may share an accumulator
+    parameter logic [RING*BI-1:0] STORE = '1,    // bit a·BI + e: element e may store accumulator a
+    parameter logic [BI*RING-1:0] STORE_T = '1,  // the same, bit e·RING + a
+    parameter logic [BO*RING-1:0] OUTS = '1,     // bit j·RING + a: output position j may read accumulator a
     parameter STEP_FILE = "steps.hex",
     parameter DST_FILE = "dst.hex"
 ) (
@@ -64,7 +67,6 @@ module inrarch_sum #(
   logic [DW-1:0] da;         // the accumulator table's line for the beat after the current one
   logic [1:0] step;          // the current step's bits (zero past the last step)
   logic [BI*XR-1:0] dline;   // the current input beat's accumulators
-  logic [XR-1:0] os;         // the accumulator of the next output element written
   assign reads  = step[0];
   assign writes = step[1];
   assign fire   = started && live && (!reads || in_valid) && (!writes || out_ready);
@@ -98,13 +100,22 @@ module inrarch_sum #(
   logic [HIGH-1:0] hi[RING];
   logic [LOW-1:0] xl[BI];
   logic [HIGH-1:0] xh[BI];
+  // An element, or an output position, that only ever meets one accumulator needs no index.
+  /* verilator lint_off UNUSEDSIGNAL */
   logic [XR-1:0] d[BI];
+  /* verilator lint_on UNUSEDSIGNAL */
   for (genvar e = 0; e < BI; e = e + 1) begin : g_in
     logic [AW-1:0] x;
     assign x = AW'($signed(in_data[e*W+:W]));
     assign {xh[e], xl[e]} = x;
     assign d[e] = dline[e*XR+:XR] & RMASK;
   end
+  // STORE and OUTS (from the layout) prune the ring's multiplexers: element e reads and
+  // stores only the accumulators it ever stores, accumulator a is loaded only from those
+  // elements, and output position j reads only the accumulators it ever writes (a column
+  // sum's element meets a few accumulators of the ring, and with one there is no compare).
+  // A mask's bits are counted with $countones, and where one is set, $clog2 finds it (a
+  // constant function with a loop in it makes Icarus 11 compute other modules wrong).
   // Elements e and k of a beat share an accumulator only where SHARE (bit e·BI + k) says
   // some beat has them in one (the emitter reads it off the table): the others need no
   // compare and no add between them. Every sum below is a chain of continuous assignments,
@@ -118,8 +129,10 @@ module inrarch_sum #(
   // High halves, a cycle after the read: the registered high halves of the same elements
   // and the low half's carry.
   logic h_go;
-  logic [BI-1:0] h_last;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [BI-1:0] h_last;  // an element that never stores leaves its bit unread
   logic [XR-1:0] hd[BI];
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [HIGH-1:0] hx[BI];
   logic [CB-1:0] hc[BI];
   logic [HIGH-1:0] hsum[BI];
@@ -148,18 +161,47 @@ module inrarch_sum #(
     // in LOW + CB bits (the top CB bits are the carry). x - ~a - 1 = x + a: the element is
     // the carry chain's DI (its first operand, where Yosys may put either of an add's), so
     // the ring's multiplexer feeds only each bit's S LUT and merges with it.
+    // Its accumulator's halves (the low one now, the high one a cycle later), read where
+    // it stores: its only accumulator, all the ring, or an AND-OR over those it stores.
+    localparam logic [RING-1:0] SA = STORE_T[e*RING+:RING];
+    localparam int NA = $countones(SA), A0 = NA == 1 ? $clog2(SA) : 0;
+    logic [LOW-1:0] lo_rd;
+    logic [HIGH-1:0] hi_rd;
+    if (NA <= 1) begin : g_one_acc
+      assign lo_rd = lo[A0];
+      assign hi_rd = hi[A0];
+    end else if (NA == RING) begin : g_all_accs
+      assign lo_rd = lo[d[e]];
+      assign hi_rd = hi[hd[e]];
+    end else begin : g_some_accs
+      logic [LOW-1:0] lr[RING+1]  /*verilator split_var*/;
+      logic [HIGH-1:0] hr[RING+1]  /*verilator split_var*/;
+      assign lr[0] = '0;
+      assign hr[0] = '0;
+      for (genvar a = 0; a < RING; a = a + 1) begin : g_a
+        if (SA[a]) begin : g_may
+          assign lr[a+1] = lr[a] | (32'(d[e]) == a ? lo[a] : '0);
+          assign hr[a+1] = hr[a] | (32'(hd[e]) == a ? hi[a] : '0);
+        end else begin : g_never
+          assign lr[a+1] = lr[a];
+          assign hr[a+1] = hr[a];
+        end
+      end
+      assign lo_rd = lr[RING];
+      assign hi_rd = hr[RING];
+    end
     logic [LOW+CB-1:0] lc[BI+1]  /*verilator split_var*/;
     logic [HIGH-1:0] hcs[BI+1]  /*verilator split_var*/;
-    assign lc[0] = (LOW + CB)'(xl[e]) - (~((LOW + CB)'(lo[d[e]]))) - 1'b1;
+    assign lc[0] = (LOW + CB)'(xl[e]) - (~((LOW + CB)'(lo_rd))) - 1'b1;
     if (BI == 1) begin : g_one
       // One element a beat: its one-bit carry is the high chain's carry-in, ({x, c} + {h, 1})
       // >> 1 (written as lc[0]'s), so the high half is one add.
       /* verilator lint_off UNUSEDSIGNAL */
       logic hone_in;  // the carry-in's own bit of the sum
       /* verilator lint_on UNUSEDSIGNAL */
-      assign {hcs[0], hone_in} = {hx[e], hc[e][0]} - ~{hi[hd[e]], 1'b1} - 1'b1;
+      assign {hcs[0], hone_in} = {hx[e], hc[e][0]} - ~{hi_rd, 1'b1} - 1'b1;
     end else begin : g_many
-      assign hcs[0] = hx[e] + hi[hd[e]] + HIGH'(hc[e]);
+      assign hcs[0] = hx[e] + hi_rd + HIGH'(hc[e]);
     end
     for (genvar k = 0; k < BI; k = k + 1) begin : g_chain
       assign lc[k+1] = lc[k] + (same[e*BI+k] ? (LOW + CB)'(xl[k]) : '0);
@@ -172,11 +214,34 @@ module inrarch_sum #(
   // Output element j of the beat: its accumulator, fit into T. Every contributor was added
   // two steps or more before, so the write reads registers only.
   logic [BO-1:0] sat;
+  /* verilator lint_off UNUSEDSIGNAL */
   logic [XR-1:0] oj[BO];
+  /* verilator lint_on UNUSEDSIGNAL */
   for (genvar j = 0; j < BO; j = j + 1) begin : g_out
     logic [AW-1:0] v;
-    assign oj[j] = (os + XR'(j)) & RMASK;
-    assign v = {hi[oj[j]], lo[oj[j]]};
+    // Position j's accumulator for the next written beat: a register of its own, stepped by
+    // BO at each write, so no add lies between it and the output.
+    always_ff @(posedge clk)
+      if (rst) oj[j] <= XR'(j) & RMASK;
+      else if (fire && writes) oj[j] <= (oj[j] + XR'(BO)) & RMASK;
+    localparam logic [RING-1:0] OA = OUTS[j*RING+:RING];
+    localparam int NA = $countones(OA), A0 = NA == 1 ? $clog2(OA) : 0;
+    if (NA <= 1) begin : g_one_acc
+      assign v = {hi[A0], lo[A0]};
+    end else if (NA == RING) begin : g_all_accs
+      assign v = {hi[oj[j]], lo[oj[j]]};
+    end else begin : g_some_accs
+      logic [AW-1:0] vr[RING+1]  /*verilator split_var*/;
+      assign vr[0] = '0;
+      for (genvar a = 0; a < RING; a = a + 1) begin : g_a
+        if (OA[a]) begin : g_may
+          assign vr[a+1] = vr[a] | (32'(oj[j]) == a ? {hi[a], lo[a]} : '0);
+        end else begin : g_never
+          assign vr[a+1] = vr[a];
+        end
+      end
+      assign v = vr[RING];
+    end
     // v is at T's fraction bits: it fits where its bits W - 1 … AW - 1 are copies of its sign
     // (XW says the bits above AW are, so the test reads AW - W + 1 bits, not 64).
     logic fh, fl;
@@ -187,30 +252,51 @@ module inrarch_sum #(
   assign out_data[BO*W] = sticky || |sat;
 
   // Accumulator a is cleared by the reset or by the write of its output (a synchronous
-  // reset of its flip-flops), else loaded by the element of the beat that stores it (at
-  // most one does: an AND-OR over them), so its next value needs no LUT of its own.
+  // reset of its flip-flops), else loaded by the element of the beat that stores it: with
+  // one such element ever, its sum straight into their D inputs; with several (at most one
+  // a beat), an AND-OR over them.
   for (genvar a = 0; a < RING; a = a + 1) begin : g_acc
     logic [BO-1:0] wr;
     logic [BI-1:0] lo_hit, hi_hit;
     logic [LOW-1:0] lo_part[BI+1]  /*verilator split_var*/;
     logic [HIGH-1:0] hi_part[BI+1]  /*verilator split_var*/;
     for (genvar j = 0; j < BO; j = j + 1) begin : g_w
-      assign wr[j] = fire && writes && 32'(oj[j]) == a;
+      if (!OUTS[j*RING+a]) begin : g_never
+        assign wr[j] = 1'b0;
+      end else if ($countones(OUTS[j*RING+:RING]) == 1) begin : g_only
+        assign wr[j] = fire && writes;
+      end else begin : g_may
+        assign wr[j] = fire && writes && 32'(oj[j]) == a;
+      end
     end
     assign lo_part[0] = '0;
     assign hi_part[0] = '0;
     for (genvar e = 0; e < BI; e = e + 1) begin : g_e
-      assign lo_hit[e] = fire && reads && last[e] && 32'(d[e]) == a;
-      assign hi_hit[e] = h_go && h_last[e] && 32'(hd[e]) == a;
+      if (!STORE[a*BI+e]) begin : g_never
+        assign lo_hit[e] = 1'b0;
+        assign hi_hit[e] = 1'b0;
+      end else if ($countones(STORE_T[e*RING+:RING]) == 1) begin : g_only
+        assign lo_hit[e] = fire && reads && last[e];
+        assign hi_hit[e] = h_go && h_last[e];
+      end else begin : g_may
+        assign lo_hit[e] = fire && reads && last[e] && 32'(d[e]) == a;
+        assign hi_hit[e] = h_go && h_last[e] && 32'(hd[e]) == a;
+      end
       assign lo_part[e+1] = lo_part[e] | (lo_hit[e] ? lsum[e][LOW-1:0] : '0);
       assign hi_part[e+1] = hi_part[e] | (hi_hit[e] ? hsum[e] : '0);
     end
+    localparam logic [BI-1:0] SE = STORE[a*BI+:BI];
+    localparam int NE = $countones(SE), E0 = NE == 1 ? $clog2(SE) : 0;
+    logic [LOW-1:0] lo_next;
+    logic [HIGH-1:0] hi_next;
+    assign lo_next = NE <= 1 ? lsum[E0][LOW-1:0] : lo_part[BI];
+    assign hi_next = NE <= 1 ? hsum[E0] : hi_part[BI];
     always_ff @(posedge clk)
       if (rst || |wr) lo[a] <= '0;
-      else if (|lo_hit) lo[a] <= lo_part[BI];
+      else if (|lo_hit) lo[a] <= lo_next;
     always_ff @(posedge clk)
       if (rst || |wr) hi[a] <= '0;
-      else if (|hi_hit) hi[a] <= hi_part[BI];
+      else if (|hi_hit) hi[a] <= hi_next;
   end
 
   always_ff @(posedge clk) begin
@@ -221,7 +307,6 @@ module inrarch_sum #(
       sn <= SW'(1);
       sa <= next_step_line('0);
       da <= next_dst_line('0);
-      os <= '0;
     end else begin
       started <= 1'b1;
       if (fire) begin
@@ -230,7 +315,6 @@ module inrarch_sum #(
         live <= 32'(sn) < STEPS;
         sticky <= sticky || (reads && in_data[BI*W]) || (writes && |sat);
         if (reads) da <= next_dst_line(da);
-        if (writes) os <= (os + XR'(BO)) & RMASK;
       end
     end
   end

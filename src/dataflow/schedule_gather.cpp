@@ -145,6 +145,8 @@ Program schedule_gather_prefix(const Design& d, ProcessId pid, int64_t max_beats
     const int64_t at = std::max(last_read + lag, due.empty() ? step_no : due.back() + 1);
     if (at == step_no && (ops.empty() || !ops.front().write)) ops.push_back({out, true});
     else due.push_back(std::max(at, step_no + 1));
+    // Dues are distinct steps within `lag` of this one: the HLS gather's queue holds lag + 1.
+    INRARCH_ASSERT(int64_t(due.size()) <= lag + 1, "gather " + p.name + ": more writes waiting than its lag allows");
   };
   for (int64_t ob = 0; ob < beats; ++ob) {
     for (int64_t o = ob * os.block; o < std::min(n_out, (ob + 1) * os.block); ++o) {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 
 #include "dataflow/gather_layout.h"
 #include "dataflow/schedule.h"
@@ -67,7 +66,7 @@ std::vector<int64_t> SumLayout::acc_elems() const { return counts(stores, stores
 std::vector<int64_t> SumLayout::out_accs() const { return counts(outs, outs.size() / size_t(ring), false); }
 
 std::vector<int64_t> SumLayout::elem_sharers() const {
-  return counts(shares, size_t(std::sqrt(double(shares.size())) + 0.5), true);
+  return counts(shares, stores.size() / size_t(ring), true);
 }
 
 int64_t SumLayout::chain_pairs() const {

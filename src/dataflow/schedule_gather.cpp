@@ -112,6 +112,52 @@ Program schedule_gather(const Design& d, ProcessId pid) { return schedule_gather
 
 int gather_write_lag(const Process& p) { return p.kind == Kind::SumMap ? kSumWriteLag : 0; }
 
+namespace {
+
+// A gather's steps as they are built: each step's FIFO ops, and the written beats not yet
+// due. A beat is written in the first step at least `lag` steps after the last read so far
+// and after the previous beat's write. A step with no FIFO op (a write not yet due, nothing
+// to read) is a cycle of the kernel (a line of nothing in inrarch_sum's table) and a delay
+// of 2 on the next step here.
+class GatherSteps {
+ public:
+  GatherSteps(const Process& p, StreamId out) : p_(p), out_(out), lag_(gather_write_lag(p)) {}
+
+  std::vector<FifoOp> ops;  // the current step's
+
+  void start() {  // a step, with the oldest waiting write if it is due
+    ops.clear();
+    if (!due_.empty() && due_.front() <= step_) ops.push_back({out_, true}), due_.pop_front();
+  }
+  void end() {
+    if (std::any_of(ops.begin(), ops.end(), [](const FifoOp& op) { return !op.write; })) last_read_ = step_;
+    if (ops.empty()) ++idle_;
+    else b_.step(1 + idle_, ops), idle_ = 0;
+    ++step_;
+  }
+  void written() {  // the beat whose reads this step ended (call before end)
+    if (std::any_of(ops.begin(), ops.end(), [](const FifoOp& op) { return !op.write; })) last_read_ = step_;
+    const int64_t at = std::max(last_read_ + lag_, due_.empty() ? step_ : due_.back() + 1);
+    if (at == step_ && (ops.empty() || !ops.front().write)) ops.push_back({out_, true});
+    else due_.push_back(std::max(at, step_ + 1));
+    // Dues are distinct steps within `lag` of this one: the HLS gather's queue holds lag + 1.
+    INRARCH_ASSERT(int64_t(due_.size()) <= lag_ + 1, "gather " + p_.name + ": more writes waiting than its lag allows");
+  }
+  Program finish() {  // the writes still waiting, in steps of their own
+    while (!due_.empty()) start(), end();
+    return b_.take();
+  }
+
+ private:
+  const Process& p_;
+  StreamId out_;
+  int64_t lag_, step_ = 0, last_read_ = -1, idle_ = 0;
+  std::deque<int64_t> due_;
+  ProgramBuilder b_;
+};
+
+}  // namespace
+
 Program schedule_gather_prefix(const Design& d, ProcessId pid, int64_t max_beats) {
   const Process& p = d.processes.at(pid);
   StreamId out = p.outputs.at(0);
@@ -120,65 +166,34 @@ Program schedule_gather_prefix(const Design& d, ProcessId pid, int64_t max_beats
   std::vector<int64_t> need(k_count, 0), got(k_count, 0), total(k_count, 0);
   for (size_t k = 0; k < k_count; ++k)
     if (p.operands[k].stream >= 0) total[k] = d.streams[p.operands[k].stream].beats();
-  ProgramBuilder b;
-  std::vector<FifoOp> ops;
+  GatherSteps st(p, out);
   int64_t n_out = numel(os.shape);
   const int64_t beats = std::min(os.beats(), max_beats);
-  // A beat is written in the first step at least `lag` steps after the last read so far,
-  // and after the previous beat's write; beats not yet due wait in `due` (their steps).
-  const int64_t lag = gather_write_lag(p);
-  std::deque<int64_t> due;
-  int64_t step_no = 0, last_read = -1, idle = 0;  // idle: steps of nothing before the next
-  auto start_step = [&] {
-    ops.clear();
-    if (!due.empty() && due.front() <= step_no) ops.push_back({out, true}), due.pop_front();
-  };
-  // A step with no FIFO op (a write not yet due, nothing to read) is a cycle of the kernel's
-  // (a line of nothing in inrarch_sum's table) and a delay of 2 on the next step here.
-  auto end_step = [&] {
-    if (std::any_of(ops.begin(), ops.end(), [](const FifoOp& op) { return !op.write; })) last_read = step_no;
-    if (ops.empty()) ++idle;
-    else b.step(1 + idle, ops), idle = 0;
-    ++step_no;
-  };
-  auto written = [&] {  // the beat whose reads this step ended
-    const int64_t at = std::max(last_read + lag, due.empty() ? step_no : due.back() + 1);
-    if (at == step_no && (ops.empty() || !ops.front().write)) ops.push_back({out, true});
-    else due.push_back(std::max(at, step_no + 1));
-    // Dues are distinct steps within `lag` of this one: the HLS gather's queue holds lag + 1.
-    INRARCH_ASSERT(int64_t(due.size()) <= lag + 1, "gather " + p.name + ": more writes waiting than its lag allows");
-  };
   for (int64_t ob = 0; ob < beats; ++ob) {
     for (int64_t o = ob * os.block; o < std::min(n_out, (ob + 1) * os.block); ++o) {
       Need n = need_of(p, os.shape, o);
       StreamId s = p.operands[n.slot].stream;
       if (s >= 0) need[n.slot] = std::max(need[n.slot], n.elem / d.streams[s].block + 1);
     }
-    while (true) {
-      start_step();
-      bool done = true, reads = false;
+    for (bool done = false; !done;) {
+      st.start();
+      done = true;
       for (size_t k = 0; k < k_count; ++k) {
-        if (got[k] < need[k]) ops.push_back({p.operands[k].stream, false}), ++got[k], reads = true;
+        if (got[k] < need[k]) st.ops.push_back({p.operands[k].stream, false}), ++got[k];
         done = done && got[k] >= need[k];
       }
-      if (reads) last_read = step_no;
-      if (done) written();
-      end_step();
-      if (done) break;
+      if (done) st.written();
+      st.end();
     }
   }
   while (beats == os.beats()) {  // drain what no output needed
-    start_step();
+    st.start();
     for (size_t k = 0; k < k_count; ++k)
-      if (got[k] < total[k]) ops.push_back({p.operands[k].stream, false}), ++got[k];
-    if (ops.empty()) break;
-    end_step();
+      if (got[k] < total[k]) st.ops.push_back({p.operands[k].stream, false}), ++got[k];
+    if (st.ops.empty()) break;
+    st.end();
   }
-  while (!due.empty()) {  // the writes still waiting, in steps of their own
-    start_step();
-    end_step();
-  }
-  return b.take();
+  return st.finish();
 }
 
 int64_t gather_buffer_elems(const Design& d, ProcessId pid) {

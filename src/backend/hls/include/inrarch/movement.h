@@ -281,13 +281,6 @@ constexpr int sum_numel() {
   return t;
 }
 
-// out is first because the inputs are a pack (cat has any number).
-// A constant input is passed as a const_operand temporary (hence Ins&&).
-// Samples are independent: the map works within one sample's arrays, `rows` times; the
-// beats one sample never needs are drained after its last write, which is where the
-// whole-batch schedule reads them too (before the next sample's first needed beat).
-// A beat read but never needed (a slice's, drained) still sets the sticky bit when it is
-// read before the last write.
 // The beats a gather has computed but not yet written (Map::lag): written in order, one a
 // step, each in the first step at or after its due step, whichever sample's it is.
 template <class Beat, int N>
@@ -311,6 +304,13 @@ struct due_writes {
   }
 };
 
+// out is first because the inputs are a pack (cat has any number).
+// A constant input is passed as a const_operand temporary (hence Ins&&).
+// Samples are independent: the map works within one sample's arrays, `rows` times; the
+// beats one sample never needs are drained after its last write, which is where the
+// whole-batch schedule reads them too (before the next sample's first needed beat).
+// A beat read but never needed (a slice's, drained) still sets the sticky bit when it is
+// read before the last write.
 template <class Map, class T, class SO, int BO, class... Ins>
 void gather_port(int rows, bool& flag, array_stream<T, SO, BO>& out, Ins&&... ins) {
   enum { K = sizeof...(Ins), TOTAL = sum_numel<typename std::decay<Ins>::type...>() };

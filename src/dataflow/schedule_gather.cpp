@@ -130,13 +130,13 @@ class GatherSteps {
     if (!due_.empty() && due_.front() <= step_) ops.push_back({out_, true}), due_.pop_front();
   }
   void end() {
-    if (std::any_of(ops.begin(), ops.end(), [](const FifoOp& op) { return !op.write; })) last_read_ = step_;
+    note_reads();
     if (ops.empty()) ++idle_;
     else b_.step(1 + idle_, ops), idle_ = 0;
     ++step_;
   }
   void written() {  // the beat whose reads this step ended (call before end)
-    if (std::any_of(ops.begin(), ops.end(), [](const FifoOp& op) { return !op.write; })) last_read_ = step_;
+    note_reads();
     const int64_t at = std::max(last_read_ + lag_, due_.empty() ? step_ : due_.back() + 1);
     if (at == step_ && (ops.empty() || !ops.front().write)) ops.push_back({out_, true});
     else due_.push_back(std::max(at, step_ + 1));
@@ -149,6 +149,9 @@ class GatherSteps {
   }
 
  private:
+  void note_reads() {  // this step's reads, if any, are the last so far
+    if (std::any_of(ops.begin(), ops.end(), [](const FifoOp& op) { return !op.write; })) last_read_ = step_;
+  }
   const Process& p_;
   StreamId out_;
   int64_t lag_, step_ = 0, last_read_ = -1, idle_ = 0;

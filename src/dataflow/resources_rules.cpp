@@ -244,12 +244,15 @@ Usage gather_logic(const std::vector<int64_t>& sources, int64_t w, int64_t steps
 // element of its beat that shares its accumulator; an output position its accumulators'
 // selection and its fit (a LUT a bit). The high halves' stage registers each element's
 // high half, and each storing one's carry, its index where it has several accumulators, and
-// whether it stores where it shares.
+// whether it stores where it shares. An output position reads its accumulator into a
+// register, through an index register of its own, and fits it into another (the kept bits,
+// the two range flags and the saturation flag); the bits of the two steps ahead are
+// registers too.
 Usage sum_logic(const SumShape& s, int64_t steps, const GatherTables& tables) {
   const int64_t slot_bits = line_bits(s.ring), aw = s.acc_bits;
   Usage u{0, 0, 0, 7 + table_luts(tables.step_lines, tables.step_bits) + table_luts(tables.entry_lines, tables.entry_bits),
-          counter_bits(steps) + 3 + line_bits(tables.step_lines) + line_bits(tables.entry_lines) + tables.step_bits +
-              tables.entry_bits + slot_bits * s.bo + 1};
+          counter_bits(steps + 3) + 3 + line_bits(tables.step_lines) + line_bits(tables.entry_lines) +
+              3 * tables.step_bits + tables.entry_bits + s.bo * (slot_bits + aw + s.w + 3) + 1};
   for (int64_t n : s.acc_elems) u.ff += n > 0 ? aw : 0, u.lut += aw * sum_select_luts(n, s.bi);
   for (size_t e = 0; e < s.elem_accs.size(); ++e) {
     const int64_t n = s.elem_accs[e], k = e < s.elem_sharers.size() ? s.elem_sharers[e] : 0;

@@ -141,10 +141,14 @@ Program schedule_mm_reduce(const Design& d, const Process& p);
 // Gather kernels (schedule_gather.cpp).
 Program schedule_gather(const Design& d, ProcessId p);
 // The steps from the read of a beat's last needed input to its write, at least: 0 for the
-// gathers that copy, kSumWriteLag for a sum, whose add is split over two cycles (its low
-// half's carry registered: inrarch_sum, docs/rtl.md §2), so a write reads only registers
-// that hold every contributor. The HLS gather (movement.h, map_sum::lag) follows the same.
-inline constexpr int kSumWriteLag = 2;
+// gathers that copy, kSumWriteLag for a sum: its add is split over two cycles (its low
+// half's carry registered), then each output element is read from its accumulator into a
+// register and fit into T into another, a step each (inrarch_sum, docs/rtl.md §2), so no
+// path holds both a selection among the accumulators and a fit. The HLS gather (movement.h,
+// map_sum::lag) follows the same. kSumPickAhead: the steps from that read (the pick, which
+// also clears the accumulators for the outputs that take them next) to the write.
+inline constexpr int kSumPickAhead = 2;
+inline constexpr int kSumWriteLag = 2 + kSumPickAhead;
 int gather_write_lag(const Process& p);
 // The operand slot and element that output element o (row-major in `out`) of gather
 // process p needs (sum: the last element contributing to it). The RTL gather's tables.

@@ -5,11 +5,12 @@
 // output beats in order; before writing a beat it reads, one beat per input per step, every
 // input beat up to the latest one needed so far; the step with the last such read also
 // writes (L = 0). Input beats no output needs (unselected rows, the tail of a slice) are
-// read afterwards so every stream is drained. A sum writes a beat kSumWriteLag = 2 steps after
+// read afterwards so every stream is drained. A sum writes a beat kSumWriteLag = 4 steps after
 // its last read at the earliest, with the reads of the step it lands in: its adds (the low
-// half, then the high half with the low half's carry a cycle later) then end in registers,
-// and a write reads only those (inrarch_sum, docs/rtl.md §2). Writes keep their order, one
-// a step; a write not yet due waits, and the last ones take steps of their own.
+// half, then the high half with the low half's carry a cycle later) end in registers, which
+// the two steps before the write read and fit into registers of their own, and the write
+// reads only those (inrarch_sum, docs/rtl.md §2). Writes keep their order, one a step; a
+// write not yet due waits, and the last ones take steps of their own.
 #include <algorithm>
 #include <deque>
 #include <numeric>

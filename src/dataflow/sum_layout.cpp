@@ -83,6 +83,26 @@ int sum_acc_bits(int bits, int64_t contributors, int wrap_bits) {
   return std::min(wrap_bits, bits + grow);
 }
 
+namespace {
+
+// The tail (schedule_gather.cpp): after the last read, the writes still waiting. Those due
+// before the last read's own (kSumWriteLag steps after it) may have steps of nothing
+// between them; from that step on, every write left is due, so they follow one a step.
+void split_tail(SumLayout& s, const std::string& name) {
+  size_t last_read = s.steps.size();
+  while (last_read > 0 && !(s.steps[last_read - 1] & 1)) --last_read;
+  INRARCH_ASSERT(last_read > 0, "sum " + name + ": it reads nothing");
+  const size_t head = std::min(s.steps.size() - last_read, size_t(kSumWriteLag - 1));
+  for (size_t i = 0; i < head; ++i) s.tail_mask |= uint64_t(s.steps[last_read + i] == 2) << i;
+  for (size_t i = last_read + head; i < s.steps.size(); ++i)
+    INRARCH_ASSERT(s.steps[i] == 2, "sum " + name + ": a step of nothing after its writes are all due");
+  s.tail_head = int64_t(head);
+  s.tail_writes = int64_t(s.steps.size() - last_read - head);
+  s.steps.resize(last_read);
+}
+
+}  // namespace
+
 SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
   const Process& p = d.processes.at(pid);
   if (p.kind != Kind::SumMap) throw Error("sum_layout: process " + p.name + " is not a sum");
@@ -93,13 +113,13 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
   s.contributors = std::max<int64_t>(1, numel(in.shape) / std::max<int64_t>(1, numel(out.shape)));
   const Program prog =
       max_writes >= out.beats() ? schedule(d, pid) : schedule_gather_prefix(d, pid, max_writes + 1);
-  // Open outputs at a step: from the lowest not yet written to the highest read so far,
-  // this step's reads and writes included.
-  int64_t read = 0, written = 0, highest = -1, open = out.block;
+  int64_t read = 0, written = 0, highest = -1;
   std::vector<std::vector<int64_t>> beats;
-  std::vector<int64_t> writes;  // each written beat's first output
+  std::vector<int64_t> writes;        // each written beat's first output
+  std::vector<int64_t> highest_read;  // per line, the highest output read so far
+  std::vector<size_t> write_lines;
   for (const Step& step : expand(prog)) {
-    s.steps.insert(s.steps.end(), size_t(step.delay - 1), 0);  // steps of nothing before it
+    for (int64_t k = 1; k < step.delay; ++k) s.steps.push_back(0), highest_read.push_back(highest);  // steps of nothing
     const uint64_t line = step_line(p, step);
     s.steps.push_back(line);
     if (line & 1) {
@@ -109,14 +129,18 @@ SumLayout sum_layout(const Design& d, ProcessId pid, int64_t max_writes) {
       for (int64_t o : beats.back()) highest = std::max(highest, o);
       read += in.block;
     }
-    open = std::max(open, highest - written + 1);
-    if (line & 2) writes.push_back(written), written += out.block;
+    highest_read.push_back(highest);
+    if (line & 2) writes.push_back(written), written += out.block, write_lines.push_back(s.steps.size() - 1);
   }
-  // The tail (schedule_gather.cpp): the writes still due after the last read, behind at most
-  // the steps of nothing before the first is due.
-  for (; !s.steps.empty() && s.steps.back() == 2; s.steps.pop_back()) ++s.tail_writes;
-  for (; !s.steps.empty() && s.steps.back() == 0; s.steps.pop_back()) ++s.tail_idle;
-  INRARCH_ASSERT(!s.steps.empty() && (s.steps.back() & 1), "sum " + p.name + ": its steps do not end in reads, then writes");
+  // Open outputs at a line: from the lowest not yet picked (read from its accumulators
+  // into the output registers, which clears them: kSumPickAhead lines before its write)
+  // to the highest read so far, this line's reads and pick included.
+  int64_t open = out.block;
+  for (size_t i = 0, w = 0; i < s.steps.size(); ++i) {
+    while (w < write_lines.size() && write_lines[w] < i + kSumPickAhead) ++w;  // picked before line i
+    open = std::max(open, highest_read[i] - int64_t(w) * out.block + 1);
+  }
+  split_tail(s, p.name);
   s.ring = int64_t(std::bit_ceil(uint64_t(open)));
   s.shares.assign(size_t(in.block * in.block), false);
   const size_t bi = size_t(in.block), bo = size_t(out.block);

@@ -17,10 +17,13 @@ struct SumLayout {
   // Per cycle of the kernel walked up to its last read, its line of inrarch_sum's step
   // table: bit 0 reads a beat, bit 1 writes one, 0 a step of nothing (where the schedule's
   // next step has a delay above 1: a write not yet due). The cycles after the last read
-  // stand apart, as `tail_idle` steps of nothing and then `tail_writes` writes: in the
-  // table they would end the lines' period, and the table would then keep every line.
+  // stand apart (in the table they would end the lines' period, and the table would then
+  // keep every line): `tail_head` cycles, fewer than kSumWriteLag, each a write where bit i
+  // of `tail_mask` is set and else nothing, then `tail_writes` writes (every write left is
+  // due kSumWriteLag steps after the last read).
   std::vector<uint64_t> steps;
-  int64_t tail_idle = 0, tail_writes = 0;
+  int64_t tail_head = 0, tail_writes = 0;
+  uint64_t tail_mask = 0;
   // Per input beat read, each element's accumulator (element 0 first).
   std::vector<std::vector<uint64_t>> slots;
   // Element pairs of a beat that some beat has in one accumulator: shares[e · block + k]

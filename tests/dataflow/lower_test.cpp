@@ -83,9 +83,9 @@ TEST(Schedule, GatherSelect) {
 }
 
 // expand [1,3] -> [4,3] replays a row: 3 elements buffered; sum over dim 0 of [4,3] keeps
-// 3 accumulators and writes only after the last row, each beat two steps after the last
+// 3 accumulators and writes only after the last row, each beat four steps after the last
 // read so far at the earliest, one write a step: the columns' last reads are steps 9, 10
-// and 11, so column 0 is written in step 11 with the last read, then 1 and 2 alone.
+// and 11, so after a step of nothing (12) the columns are written in steps 13, 14 and 15.
 TEST(Schedule, GatherBuffers) {
   ir::Graph g;
   ir::NodeId x = g.input("x", {1, 3});
@@ -101,7 +101,7 @@ TEST(Schedule, GatherBuffers) {
     kinds += '|';
     for (const auto& op : s.ops) kinds += op.write ? 'w' : 'r';
   }
-  EXPECT_EQ(kinds, "|r|r|r|r|r|r|r|r|r|r|r|wr|w|w");
+  EXPECT_EQ(kinds, "|r|r|r|r|r|r|r|r|r|r|r|r|w|w|w");
 }
 
 // Hand-worked from the tilings of docs/resources.md §2; Yosys builds a 73-bit inrarch_fifo

@@ -26,6 +26,9 @@ ir::Bundle sums(int64_t rows) {
   g.add_output("rows", g.sum(y, {1}, false));
   g.add_output("cols", g.sum(y, {0}, false));
   g.add_output("sq", g.sum(g.binary(Op::Mul, x, x), {1}, false));
+  // Rows of two: the writes due before the last row's stand between steps of nothing after
+  // its last read (the tail's head, TAIL_MASK).
+  g.add_output("pairs", g.sum(g.slice(y, 1, 0, 2, 1), {1}, false));
   hls::hls_test::fill_bundle(b, 13);
   return b;
 }
@@ -41,17 +44,23 @@ TEST(RtlSum, RingAndTablesStayTheSameWhateverTheBatch) {
       if (p.kind != dataflow::Kind::SumMap) continue;
       auto param = [&](const std::string& name) { return rtl_test::instance_param(top, p.name, name); };
       params[rows][p.name] = {param("RING"), param("AW"), param("STEP_LINES"), param("DST_LINES")};
+      if (param("AW") == 32 + 1) {  // the rows of two: a write in the tail's head
+        EXPECT_EQ(param("TAIL_HEAD"), 3);
+        EXPECT_NE(top.find(".TAIL_MASK(3'd2)"), std::string::npos);
+      }
       // At most a line per beat of a row (3) for each accumulator of the ring (4): the period.
       EXPECT_LE(param("DST_LINES"), 12) << rows << " " << p.name;
     }
     if (rows == 64) rtl_test::expect_exact(c);
   }
-  ASSERT_EQ(params[16].size(), 3u);
+  ASSERT_EQ(params[16].size(), 4u);
   for (const auto& [name, v] : params[64]) {
     SCOPED_TRACE(name);
     ASSERT_TRUE(params[16].count(name));
     if (v.at(1) == 32 + 3) {  // a row sum, 6 contributors: 4 accumulators (a written beat's
       EXPECT_EQ(v.at(0), 4);  // two outputs and the next row's, which its step reads)
+      EXPECT_EQ(v, params[16].at(name));
+    } else if (v.at(1) == 32 + 1) {  // the rows of two
       EXPECT_EQ(v, params[16].at(name));
     } else {  // the column sum: a column an accumulator, 6 rounded up to 8, and 64 contributors
       EXPECT_EQ(v.at(0), 8);

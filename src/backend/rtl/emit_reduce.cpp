@@ -8,6 +8,7 @@
 
 #include "backend/rtl/rtl_detail.h"
 #include "dataflow/kernels.h"
+#include "dataflow/schedule.h"
 #include "dataflow/sum_layout.h"
 #include "support/looped_table.h"
 
@@ -28,9 +29,13 @@ struct SumTables {
   int64_t step_count = 1;  // the schedule's steps: the table's and the last
 };
 
+// inrarch_sum's TAIL_MASK holds the tail's head: the steps, fewer than the lag, before every
+// write left is due.
+static_assert(dataflow::kSumWriteLag - 1 == 3, "inrarch_sum's TAIL_MASK is 3 bits");
+
 SumTables sum_tables(const Ctx& c, ProcessId pid) {
   dataflow::SumLayout s = dataflow::sum_layout(c.d, pid);
-  const int64_t step_count = int64_t(s.steps.size()) + s.tail_idle + s.tail_writes;
+  const int64_t step_count = int64_t(s.steps.size()) + s.tail_head + s.tail_writes;
   const LoopedTable steps = looped_table(s.steps), slots = looped_table(s.slots);
   return {std::move(s), steps, slots, step_count};
 }
@@ -60,7 +65,8 @@ std::string sum_instance(const Ctx& c, ProcessId pid) {
   const size_t ring = size_t(t.layout.ring);
   const int acc_bits = dataflow::sum_acc_bits(c.w, t.layout.contributors, 64 - (c.fa - c.f));
   return fmt::format(
-      "  inrarch_sum #(.BI({}), .BO({}), .W({}), .AW({}), .RING({}), .STEPS({}), .TAIL_IDLE({}), .TAIL_WRITES({}),\n"
+      "  inrarch_sum #(.BI({}), .BO({}), .W({}), .AW({}), .RING({}), .STEPS({}),\n"
+      "                .TAIL_HEAD({}), .TAIL_MASK({}), .TAIL_WRITES({}),\n"
       "                .STEP_LINES({}), .STEP_LOOP({}), .DST_LINES({}), .DST_LOOP({}), .SHARE({}),\n"
       "                .STORE({}),\n"
       "                .STORE_T({}),\n"
@@ -68,7 +74,8 @@ std::string sum_instance(const Ctx& c, ProcessId pid) {
       "                .STEP_FILE(\"{}_steps.hex\"), .DST_FILE(\"{}_dst.hex\")) u_{} (\n"
       "      .clk, .rst, .in_data({}_r_data), .in_valid({}_r_valid), .in_ready({}_r_ready),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
-      in.block, out.block, c.w, acc_bits, t.layout.ring, t.step_count, t.layout.tail_idle, t.layout.tail_writes,
+      in.block, out.block, c.w, acc_bits, t.layout.ring, t.step_count, t.layout.tail_head,
+      fmt::format("3'd{}", t.layout.tail_mask), t.layout.tail_writes,
       t.steps.lines, t.steps.loop,
       t.slots.lines, t.slots.loop, mask(t.layout.shares), mask(t.layout.stores),
       mask(transposed(t.layout.stores, ring, size_t(in.block))), mask(transposed(t.layout.outs, ring, size_t(out.block))), p.name, p.name, p.name, in.name, in.name, in.name, out.name, out.name, out.name);

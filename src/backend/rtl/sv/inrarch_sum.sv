@@ -8,22 +8,25 @@
 // bits (the emitter works AW out): the same value, wrapping where acc_type does.
 // Accumulators: a ring of RING (a power of two) over the outputs, output element o's
 // accumulator o mod RING. The emitter sizes the ring to the outputs that are open at once
-// (from the lowest not yet written to the highest a read has reached), so each open output
+// (from the lowest not yet picked to the highest a read has reached), so each open output
 // has its own, and the ring does not grow with the batch where the rows are summed.
 // A read adds the beat's elements to their accumulators, each sum in two halves (the high
 // half a cycle later, with the low half's carry registered), so no add is longer than about
-// AW / 2 bits; a write, at least two steps after the last read so far (the schedule's
-// kSumWriteLag), fits each element of the output beat into T (saturate, ovf) and clears its
-// accumulator for the output that takes it next. A written beat carries the flag of every
-// beat read before its step and every fit so far, as the HLS gather's, which computes the
-// beat at its last read and writes it when the schedule does.
+// AW / 2 bits. A write comes at least four steps after the last read so far (the schedule's
+// kSumWriteLag): two steps before it (kSumPickAhead), each element of its beat is read from
+// its accumulator into a register, and the accumulator cleared for the output that takes it
+// next; a step before, fit into T (saturate, ovf) into another; in its own step the beat
+// goes out. So the write reads registers only, and no path holds both a selection among
+// the accumulators and a fit. A written beat carries the flag of every beat read before its
+// step and every fit so far, as the HLS gather's, which computes the beat at its last read
+// and writes it when the schedule does.
 // Both tables follow the batch's rows, so each holds its lines up to where they start
 // repeating and once round the period (STEP_LINES, DST_LINES; support/looped_table.h; the
-// steps after the last read, TAIL_IDLE steps of nothing then TAIL_WRITES writes, are
-// parameters rather than lines that would end the period): after its last line the read
-// goes back to line STEP_LOOP (DST_LOOP). The current step's bits and the current beat's
-// accumulators are registers, read from their tables a step (a beat) ahead, as
-// inrarch_gather reads its own.
+// steps after the last read, TAIL_HEAD steps each a write or nothing (TAIL_MASK), then
+// TAIL_WRITES writes, are parameters rather than lines that would end the period): after
+// its last line the read goes back to line STEP_LOOP (DST_LOOP). The bits of the current step and of the two after
+// it, and the current beat's accumulators, are registers, read from their tables steps (a
+// beat) ahead, as inrarch_gather reads its own.
 module inrarch_sum #(
     parameter int BI = 1,
     parameter int BO = 1,
@@ -31,8 +34,9 @@ module inrarch_sum #(
     parameter int AW = 38,
     parameter int RING = 1,
     parameter int STEPS = 2,
-    parameter int TAIL_IDLE = 0,    // after the table's lines: steps of nothing,
-    parameter int TAIL_WRITES = 1,  // then writes alone (the writes due after the last read)
+    parameter int TAIL_HEAD = 0,    // after the table's lines: steps each a write or nothing,
+    parameter logic [2:0] TAIL_MASK = '0,  // bit i: the head's step i writes
+    parameter int TAIL_WRITES = 1,  // then writes alone (every write left is due)
     parameter int STEP_LINES = 1,
     parameter int STEP_LOOP = 0,
     parameter int DST_LINES = 1,
@@ -53,7 +57,7 @@ module inrarch_sum #(
     output logic          out_valid,
     input  logic          out_ready
 );
-  localparam int SW = $clog2(STEPS + 1), TW = STEP_LINES > 1 ? $clog2(STEP_LINES) : 1;
+  localparam int SW = $clog2(STEPS + 4), TW = STEP_LINES > 1 ? $clog2(STEP_LINES) : 1;
   localparam int DW = DST_LINES > 1 ? $clog2(DST_LINES) : 1, XR = RING > 1 ? $clog2(RING) : 1;
   localparam logic [XR-1:0] RMASK = XR'(RING - 1);
   logic [1:0] step_rom[STEP_LINES];
@@ -62,10 +66,11 @@ module inrarch_sum #(
   initial $readmemh(DST_FILE, dst_rom);
 
   logic started, live, sticky, fire, reads, writes;
-  logic [SW-1:0] sn;         // the step after the current one
+  logic [SW-1:0] sn;         // the step whose bits are read next: three after the current one
   logic [TW-1:0] sa;         // its line of the step table
   logic [DW-1:0] da;         // the accumulator table's line for the beat after the current one
   logic [1:0] step;          // the current step's bits (zero past the last step)
+  logic [1:0] step1, step2;  // the next step's and the one after it
   logic [BI*XR-1:0] dline;   // the current input beat's accumulators
   assign reads  = step[0];
   assign writes = step[1];
@@ -79,14 +84,29 @@ module inrarch_sum #(
   function automatic logic [DW-1:0] next_dst_line(input logic [DW-1:0] a);
     next_dst_line = 32'(a) == DST_LINES - 1 ? DW'(DST_LOOP) : a + 1'b1;
   endfunction
+  // The bits of step n, whose line of the table is `line`: the table's up to the tail, then
+  // TAIL_HEAD steps that write where TAIL_MASK says, and TAIL_WRITES writes.
+  localparam int TABLE_STEPS = STEPS - TAIL_HEAD - TAIL_WRITES;
+  function automatic logic [1:0] step_bits(input logic [SW-1:0] n, input logic [1:0] line);
+    step_bits = 32'(n) < TABLE_STEPS ? line :
+                32'(n) < TABLE_STEPS + TAIL_HEAD ? {TAIL_MASK[2'(32'(n) - TABLE_STEPS)], 1'b0} :
+                32'(n) < STEPS ? 2'b10 : 2'b00;
+  endfunction
+  // Steps 1 and 2's lines, and step 3's (read after the first fire).
+  localparam int L1 = STEP_LINES == 1 ? STEP_LOOP : 1;
+  localparam int L2 = L1 == STEP_LINES - 1 ? STEP_LOOP : L1 + 1;
+  localparam int L3 = L2 == STEP_LINES - 1 ? STEP_LOOP : L2 + 1;
 
-  // The bits of the step that fires next: step sn after a fire, step 0 after the reset.
-  localparam int TABLE_STEPS = STEPS - TAIL_IDLE - TAIL_WRITES;
   always_ff @(posedge clk)
-    if (rst) step <= step_rom[0];
-    else if (fire)
-      step <= 32'(sn) < TABLE_STEPS ? step_rom[sa] :
-              32'(sn) < TABLE_STEPS + TAIL_IDLE ? 2'b00 : 32'(sn) < STEPS ? 2'b10 : 2'b00;
+    if (rst) begin
+      step <= step_bits(SW'(0), step_rom[0]);
+      step1 <= step_bits(SW'(1), step_rom[L1]);
+      step2 <= step_bits(SW'(2), step_rom[L2]);
+    end else if (fire) begin
+      step <= step1;
+      step1 <= step2;
+      step2 <= step_bits(sn, step_rom[sa]);
+    end
   always_ff @(posedge clk)
     if (rst || in_ready) dline <= dst_rom[rst ? '0 : da];
 
@@ -211,47 +231,53 @@ module inrarch_sum #(
     assign hsum[e] = hcs[BI];
   end
 
-  // Output element j of the beat: its accumulator, fit into T. Every contributor was added
-  // two steps or more before, so the write reads registers only.
-  logic [BO-1:0] sat;
+  // Output element j of a written beat, in three steps. Two steps before the write (step2's
+  // write bit: the pick), its accumulator is read into v1 and cleared for the output that
+  // takes it next, through an index register of its own stepped by BO at each pick: every
+  // contributor was added two steps or more before, so both halves are complete. A step
+  // before the write (step1's), v1 is fit into T (inrarch_fit_stage). The write sends it.
+  logic [BO-1:0] fs;
+  logic pick, fit;
+  assign pick = fire && step2[1];
+  assign fit = fire && step1[1];
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [XR-1:0] oj[BO];
+  logic [XR-1:0] pj[BO];
   /* verilator lint_on UNUSEDSIGNAL */
   for (genvar j = 0; j < BO; j = j + 1) begin : g_out
-    logic [AW-1:0] v;
-    // Position j's accumulator for the next written beat: a register of its own, stepped by
-    // BO at each write, so no add lies between it and the output.
+    logic [AW-1:0] v, v1;
     always_ff @(posedge clk)
-      if (rst) oj[j] <= XR'(j) & RMASK;
-      else if (fire && writes) oj[j] <= (oj[j] + XR'(BO)) & RMASK;
+      if (rst) pj[j] <= XR'(j) & RMASK;
+      else if (pick) pj[j] <= (pj[j] + XR'(BO)) & RMASK;
     localparam logic [RING-1:0] OA = OUTS[j*RING+:RING];
     localparam int NA = $countones(OA), A0 = NA == 1 ? $clog2(OA) : 0;
     if (NA <= 1) begin : g_one_acc
       assign v = {hi[A0], lo[A0]};
     end else if (NA == RING) begin : g_all_accs
-      assign v = {hi[oj[j]], lo[oj[j]]};
+      assign v = {hi[pj[j]], lo[pj[j]]};
     end else begin : g_some_accs
       logic [AW-1:0] vr[RING+1]  /*verilator split_var*/;
       assign vr[0] = '0;
       for (genvar a = 0; a < RING; a = a + 1) begin : g_a
         if (OA[a]) begin : g_may
-          assign vr[a+1] = vr[a] | (32'(oj[j]) == a ? {hi[a], lo[a]} : '0);
+          assign vr[a+1] = vr[a] | (32'(pj[j]) == a ? {hi[a], lo[a]} : '0);
         end else begin : g_never
           assign vr[a+1] = vr[a];
         end
       end
       assign v = vr[RING];
     end
-    // v is at T's fraction bits: it fits where its bits W - 1 … AW - 1 are copies of its sign
-    // (XW says the bits above AW are, so the test reads AW - W + 1 bits, not 64).
-    logic fh, fl;
-    inrarch_fit_flags #(.LO(W - 1), .XW(AW)) u_flags (.x(64'($signed(v))), .hi(fh), .lo(fl));
-    assign out_data[j*W+:W] = fh ? {1'b0, {(W - 1) {1'b1}}} : fl ? {1'b1, {(W - 1) {1'b0}}} : v[W-1:0];
-    assign sat[j] = fh || fl;
+    always_ff @(posedge clk)
+      if (pick) v1 <= v;
+    // v1 is at T's fraction bits (F = FA here): it fits where its bits W - 1 … AW - 1 are
+    // copies of its sign (XW says the bits above AW are, so the test reads AW - W + 1 bits).
+    // The stage registers the range flags and the kept bits; its saturating select is the
+    // one LUT between them and the output.
+    inrarch_fit_stage #(.W(W), .F(0), .FA(0), .XW(AW)) u_fit (
+        .clk, .en(fit), .x(64'($signed(v1))), .sat(1'b0), .y(out_data[j*W+:W]), .ovf(fs[j]));
   end
-  assign out_data[BO*W] = sticky || |sat;
+  assign out_data[BO*W] = sticky || |fs;
 
-  // Accumulator a is cleared by the reset or by the write of its output (a synchronous
+  // Accumulator a is cleared by the reset or by the pick of its output (a synchronous
   // reset of its flip-flops), else loaded by the element of the beat that stores it: with
   // one such element ever, its sum straight into their D inputs; with several (at most one
   // a beat), an AND-OR over them.
@@ -264,9 +290,9 @@ module inrarch_sum #(
       if (!OUTS[j*RING+a]) begin : g_never
         assign wr[j] = 1'b0;
       end else if ($countones(OUTS[j*RING+:RING]) == 1) begin : g_only
-        assign wr[j] = fire && writes;
+        assign wr[j] = pick;
       end else begin : g_may
-        assign wr[j] = fire && writes && 32'(oj[j]) == a;
+        assign wr[j] = pick && 32'(pj[j]) == a;
       end
     end
     assign lo_part[0] = '0;
@@ -304,16 +330,16 @@ module inrarch_sum #(
       started <= 1'b0;
       live <= 1'b1;
       sticky <= 1'b0;
-      sn <= SW'(1);
-      sa <= next_step_line('0);
+      sn <= SW'(3);
+      sa <= TW'(L3);
       da <= next_dst_line('0);
     end else begin
       started <= 1'b1;
       if (fire) begin
         sn <= sn + 1'b1;
         sa <= next_step_line(sa);
-        live <= 32'(sn) < STEPS;
-        sticky <= sticky || (reads && in_data[BI*W]) || (writes && |sat);
+        live <= 32'(sn) < STEPS + 2;  // the step after the current one, sn - 2, is a step
+        sticky <= sticky || (reads && in_data[BI*W]) || (writes && |fs);
         if (reads) da <= next_dst_line(da);
       end
     end

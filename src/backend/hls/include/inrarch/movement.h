@@ -129,7 +129,7 @@ void rom_source(int rows, const T* rom, array_stream<T, S, B>& out) {
 // ---- gather maps: need(o, slot, elem) and value(o, buf, off) -----------------------------
 // Input k's elements live in buf[off[k] ...] once read.
 // value(o, buf, off, ovf): ovf |= whether the value saturated (only a sum can).
-// lag: a beat is written at the earliest `lag` steps after the last read so far (a sum: 2,
+// lag: a beat is written at the earliest `lag` steps after the last read so far (a sum: 4,
 // the schedule's kSumWriteLag, dataflow/schedule_gather.cpp), else in the step that reads
 // its last needed beat.
 template <class Self>
@@ -191,7 +191,7 @@ struct map_cat : gather_copy<map_cat<SO, DIM, SK...> > {
 // MASK: bit d set when input dim d is reduced. The needed element is the last contributor.
 template <class SI, class SO, int MASK, int KEEPDIM>
 struct map_sum {
-  static const int lag = 2;
+  static const int lag = 4;
   static void out_to_in(int o, int ii[kMaxRank]) {
     int oi[kMaxRank];
     SO::unravel(o, oi);

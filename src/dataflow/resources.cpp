@@ -208,7 +208,9 @@ Usage sum_usage(const Design& d, ProcessId pid) {
   const Stream& out = d.streams[p.outputs.at(0)];
   const SumLayout s = sum_layout(d, pid, gather_model_beats(d, pid));
   const LoopedTable steps = looped_table(s.steps), slots = looped_table(s.slots);
-  const detail::GatherTables tables{steps.lines, table_registers(s.steps, steps.lines, 1, 2, true), slots.lines,
+  // The suffix's lines are the step table's too (a constant the RTL reads by a counter).
+  const detail::GatherTables tables{steps.lines + int64_t(s.suffix.size()),
+                                    table_registers(s.steps, steps.lines, 1, 2, true), slots.lines,
                                     table_registers(s.slots, slots.lines, size_t(in.block), s.slot_bits(), false)};
   const int64_t w = d.options.elem_bits;
   return detail::sum_logic({s.ring, sum_acc_bits(int(w), s.contributors, 64), in.block, out.block, w, s.elem_accs(),

@@ -8,6 +8,7 @@
 #include "dataflow/gather_layout.h"
 #include "dataflow/schedule.h"
 #include "support/error.h"
+#include "support/looped_table.h"
 
 namespace inrarch::dataflow {
 
@@ -85,20 +86,23 @@ int sum_acc_bits(int bits, int64_t contributors, int wrap_bits) {
 
 namespace {
 
-// The tail (schedule_gather.cpp): after the last read, the writes still waiting. Those due
-// before the last read's own (kSumWriteLag steps after it) may have steps of nothing
-// between them; from that step on, every write left is due, so they follow one a step.
+// The last lines: the writes left at the end, all due, one a step; before them, the lines
+// after the period of the rest (the split that keeps the fewest lines in all: a column
+// sum's last row, whose reads share steps with writes, would otherwise end the period and
+// make the table as long as the batch).
 void split_tail(SumLayout& s, const std::string& name) {
-  size_t last_read = s.steps.size();
-  while (last_read > 0 && !(s.steps[last_read - 1] & 1)) --last_read;
-  INRARCH_ASSERT(last_read > 0, "sum " + name + ": it reads nothing");
-  const size_t head = std::min(s.steps.size() - last_read, size_t(kSumWriteLag - 1));
-  for (size_t i = 0; i < head; ++i) s.tail_mask |= uint64_t(s.steps[last_read + i] == 2) << i;
-  for (size_t i = last_read + head; i < s.steps.size(); ++i)
-    INRARCH_ASSERT(s.steps[i] == 2, "sum " + name + ": a step of nothing after its writes are all due");
-  s.tail_head = int64_t(head);
-  s.tail_writes = int64_t(s.steps.size() - last_read - head);
-  s.steps.resize(last_read);
+  while (!s.steps.empty() && s.steps.back() == 2) s.steps.pop_back(), ++s.tail_writes;
+  INRARCH_ASSERT(!s.steps.empty(), "sum " + name + ": it reads nothing");
+  const size_t most = std::min(s.steps.size() - 1, kMaxSumSuffix);
+  size_t best = 0;
+  int64_t fewest = looped_table(s.steps).lines;
+  for (size_t k = 1; k <= most; ++k) {
+    const std::vector<uint64_t> head(s.steps.begin(), s.steps.end() - std::ptrdiff_t(k));
+    const int64_t lines = looped_table(head).lines + int64_t(k);
+    if (lines < fewest) best = k, fewest = lines;
+  }
+  s.suffix.assign(s.steps.end() - std::ptrdiff_t(best), s.steps.end());
+  s.steps.resize(s.steps.size() - best);
 }
 
 }  // namespace

@@ -13,17 +13,19 @@
 
 namespace inrarch::dataflow {
 
+// The most lines of a sum's step table kept apart as its suffix (SumLayout::suffix).
+inline constexpr size_t kMaxSumSuffix = 256;
+
 struct SumLayout {
-  // Per cycle of the kernel walked up to its last read, its line of inrarch_sum's step
-  // table: bit 0 reads a beat, bit 1 writes one, 0 a step of nothing (where the schedule's
-  // next step has a delay above 1: a write not yet due). The cycles after the last read
-  // stand apart (in the table they would end the lines' period, and the table would then
-  // keep every line): `tail_head` cycles, fewer than kSumWriteLag, each a write where bit i
-  // of `tail_mask` is set and else nothing, then `tail_writes` writes (every write left is
-  // due kSumWriteLag steps after the last read).
-  std::vector<uint64_t> steps;
-  int64_t tail_head = 0, tail_writes = 0;
-  uint64_t tail_mask = 0;
+  // Per cycle of the kernel, its line of inrarch_sum's step table: bit 0 reads a beat, bit 1
+  // writes one, 0 a step of nothing (where the schedule's next step has a delay above 1: a
+  // write not yet due). The last cycles stand apart, since in the table they would end the
+  // lines' period and the table would then keep every line: `suffix`, the lines after the
+  // period (at most kMaxSumSuffix: a column sum's writes among its last row's reads, the
+  // writes due after the last read with steps of nothing between them), then `tail_writes`
+  // writes. `steps` holds the lines before them, whose table repeats a period.
+  std::vector<uint64_t> steps, suffix;
+  int64_t tail_writes = 0;
   // Per input beat read, each element's accumulator (element 0 first).
   std::vector<std::vector<uint64_t>> slots;
   // Element pairs of a beat that some beat has in one accumulator: shares[e · block + k]

@@ -6,6 +6,7 @@
 #include "dataflow/lower.h"
 #include "dataflow/resources.h"
 #include "dataflow/sum_layout.h"
+#include "support/looped_table.h"
 #include "support/error.h"
 
 namespace inrarch::dataflow {
@@ -43,9 +44,9 @@ TEST(SumLayout, ARowSumKeepsTwoBeatsOfAccumulators) {
     for (size_t b = 0; b < l.slots.size(); ++b) EXPECT_EQ(l.slots[b], std::vector<uint64_t>{b / 6 % 2}) << b;
     EXPECT_EQ(l.steps.at(8), 1u);
     EXPECT_EQ(l.steps.at(9), 3u);  // row 0's write with row 1's fourth read
-    // The last row's write, alone, after three steps of nothing: the tail, not the table.
-    EXPECT_EQ(l.tail_head, 3);
-    EXPECT_EQ(l.tail_mask, 0u);
+    // The last row's write, alone, after three steps of nothing: the suffix and the tail,
+    // not the table.
+    EXPECT_EQ(l.suffix, (std::vector<uint64_t>{0, 0, 0}));
     EXPECT_EQ(l.tail_writes, 1);
     EXPECT_EQ(l.steps.size(), size_t(rows * 6));
   }
@@ -77,15 +78,32 @@ TEST(SumLayout, ARowSumKeepsTwoBeatsOfAccumulators) {
 // Rows of two elements at one a beat: row r's last read is step 2r + 1 and its write is
 // due 4 steps later. After the last row's last read (step 2R - 1), row R - 2's write, due
 // at 2R + 1, stands between steps of nothing, and the last row's follows at 2R + 3: the
-// tail's head is nothing, a write, nothing (mask 0b010), then one write.
-TEST(SumLayout, WritesDueBeforeTheLastOneStandInTheTailsHead) {
+// suffix is nothing, a write, nothing, then one write.
+TEST(SumLayout, WritesDueBeforeTheLastOneStandInTheSuffix) {
   const Summed s = summed(16, 2, {1}, false, 1);
   const SumLayout l = sum_layout(s.d, s.sum);
   EXPECT_EQ(l.steps.size(), 32u);
-  EXPECT_EQ(l.tail_head, 3);
-  EXPECT_EQ(l.tail_mask, 2u);
+  EXPECT_EQ(l.suffix, (std::vector<uint64_t>{0, 2, 0}));
   EXPECT_EQ(l.tail_writes, 1);
   EXPECT_EQ(l.steps.at(5), 3u);  // row 0's write (due at 1 + 4) with row 2's second read
+}
+
+// A column sum of rows of 8 beats (one element a beat): column c's last read is step
+// 8(R - 1) + c, its write due 4 steps later, so the first four columns are written with
+// the last row's last four reads, and the other four follow. Those four lines stand apart
+// as the suffix, so the table before them is one line of reads whatever the batch (it
+// kept every line, as long as the batch).
+TEST(SumLayout, AColumnSumsLastRowStandsApartFromItsPeriod) {
+  std::vector<int64_t> table_lines;
+  for (int64_t rows : {16, 256}) {
+    const Summed s = summed(rows, 8, {0}, false, 1);
+    const SumLayout l = sum_layout(s.d, s.sum);
+    EXPECT_EQ(l.suffix, (std::vector<uint64_t>{3, 3, 3, 3})) << rows;
+    EXPECT_EQ(l.tail_writes, 4) << rows;
+    EXPECT_EQ(l.steps.size(), size_t(8 * rows - 4)) << rows;
+    table_lines.push_back(looped_table(l.steps).lines);
+  }
+  EXPECT_EQ(table_lines, (std::vector<int64_t>{1, 1}));
 }
 
 TEST(SumLayout, AColumnSumKeepsOneAccumulatorAColumn) {

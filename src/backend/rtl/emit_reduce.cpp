@@ -8,7 +8,6 @@
 
 #include "backend/rtl/rtl_detail.h"
 #include "dataflow/kernels.h"
-#include "dataflow/schedule.h"
 #include "dataflow/sum_layout.h"
 #include "support/looped_table.h"
 
@@ -29,13 +28,9 @@ struct SumTables {
   int64_t step_count = 1;  // the schedule's steps: the table's and the last
 };
 
-// inrarch_sum's TAIL_MASK holds the tail's head: the steps, fewer than the lag, before every
-// write left is due.
-static_assert(dataflow::kSumWriteLag - 1 == 3, "inrarch_sum's TAIL_MASK is 3 bits");
-
 SumTables sum_tables(const Ctx& c, ProcessId pid) {
   dataflow::SumLayout s = dataflow::sum_layout(c.d, pid);
-  const int64_t step_count = int64_t(s.steps.size()) + s.tail_head + s.tail_writes;
+  const int64_t step_count = int64_t(s.steps.size() + s.suffix.size()) + s.tail_writes;
   const LoopedTable steps = looped_table(s.steps), slots = looped_table(s.slots);
   return {std::move(s), steps, slots, step_count};
 }
@@ -45,6 +40,14 @@ std::string mask(const std::vector<bool>& bits) {
   std::string text;
   for (size_t i = bits.size(); i-- > 0;) text += bits[i] ? '1' : '0';
   return fmt::format("{}'b{}", bits.size(), text);
+}
+
+// The suffix's lines as one literal of 2 bits a line, line 0 lowest (at least one line of
+// zeros, so that the parameter has a width).
+std::string lines_literal(const std::vector<uint64_t>& lines) {
+  std::vector<bool> bits(2 * std::max<size_t>(lines.size(), 1), false);
+  for (size_t i = 0; i < lines.size(); ++i) bits[2 * i] = lines[i] & 1, bits[2 * i + 1] = (lines[i] >> 1) & 1;
+  return mask(bits);
 }
 
 // A mask of `rows` × `cols` bits (bit r · cols + c) as bit c · rows + r.
@@ -66,7 +69,7 @@ std::string sum_instance(const Ctx& c, ProcessId pid) {
   const int acc_bits = dataflow::sum_acc_bits(c.w, t.layout.contributors, 64 - (c.fa - c.f));
   return fmt::format(
       "  inrarch_sum #(.BI({}), .BO({}), .W({}), .AW({}), .RING({}), .STEPS({}),\n"
-      "                .TAIL_HEAD({}), .TAIL_MASK({}), .TAIL_WRITES({}),\n"
+      "                .SUF_LINES({}), .SUFFIX({}), .TAIL_WRITES({}),\n"
       "                .STEP_LINES({}), .STEP_LOOP({}), .DST_LINES({}), .DST_LOOP({}), .SHARE({}),\n"
       "                .STORE({}),\n"
       "                .STORE_T({}),\n"
@@ -74,8 +77,8 @@ std::string sum_instance(const Ctx& c, ProcessId pid) {
       "                .STEP_FILE(\"{}_steps.hex\"), .DST_FILE(\"{}_dst.hex\")) u_{} (\n"
       "      .clk, .rst, .in_data({}_r_data), .in_valid({}_r_valid), .in_ready({}_r_ready),\n"
       "      .out_data({}_w_data), .out_valid({}_w_valid), .out_ready({}_w_ready));\n",
-      in.block, out.block, c.w, acc_bits, t.layout.ring, t.step_count, t.layout.tail_head,
-      fmt::format("3'd{}", t.layout.tail_mask), t.layout.tail_writes,
+      in.block, out.block, c.w, acc_bits, t.layout.ring, t.step_count, t.layout.suffix.size(),
+      lines_literal(t.layout.suffix), t.layout.tail_writes,
       t.steps.lines, t.steps.loop,
       t.slots.lines, t.slots.loop, mask(t.layout.shares), mask(t.layout.stores),
       mask(transposed(t.layout.stores, ring, size_t(in.block))), mask(transposed(t.layout.outs, ring, size_t(out.block))), p.name, p.name, p.name, in.name, in.name, in.name, out.name, out.name, out.name);

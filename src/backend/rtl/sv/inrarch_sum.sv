@@ -22,7 +22,8 @@
 // and writes it when the schedule does.
 // Both tables follow the batch's rows, so each holds its lines up to where they start
 // repeating and once round the period (STEP_LINES, DST_LINES; support/looped_table.h; the
-// steps after the last read, TAIL_HEAD steps each a write or nothing (TAIL_MASK), then
+// last steps, SUF_LINES lines after the period (SUFFIX: a column sum's writes among its last
+// row's reads, the writes due after the last read with steps of nothing between them), then
 // TAIL_WRITES writes, are parameters rather than lines that would end the period): after
 // its last line the read goes back to line STEP_LOOP (DST_LOOP). The bits of the current step and of the two after
 // it, and the current beat's accumulators, are registers, read from their tables steps (a
@@ -34,9 +35,9 @@ module inrarch_sum #(
     parameter int AW = 38,
     parameter int RING = 1,
     parameter int STEPS = 2,
-    parameter int TAIL_HEAD = 0,    // after the table's lines: steps each a write or nothing,
-    parameter logic [2:0] TAIL_MASK = '0,  // bit i: the head's step i writes
-    parameter int TAIL_WRITES = 1,  // then writes alone (every write left is due)
+    parameter int SUF_LINES = 0,    // after the table's steps: these lines,
+    parameter logic [2*(SUF_LINES>0?SUF_LINES:1)-1:0] SUFFIX = '0,  // line i at bit 2i
+    parameter int TAIL_WRITES = 1,  // then writes alone
     parameter int STEP_LINES = 1,
     parameter int STEP_LOOP = 0,
     parameter int DST_LINES = 1,
@@ -84,14 +85,21 @@ module inrarch_sum #(
   function automatic logic [DW-1:0] next_dst_line(input logic [DW-1:0] a);
     next_dst_line = 32'(a) == DST_LINES - 1 ? DW'(DST_LOOP) : a + 1'b1;
   endfunction
-  // The bits of step n, whose line of the table is `line`: the table's up to the tail, then
-  // TAIL_HEAD steps that write where TAIL_MASK says, and TAIL_WRITES writes.
-  localparam int TABLE_STEPS = STEPS - TAIL_HEAD - TAIL_WRITES;
-  function automatic logic [1:0] step_bits(input logic [SW-1:0] n, input logic [1:0] line);
+  // The bits of step n, whose line of the table is `line` and of the suffix `suf`: the
+  // table's up to TABLE_STEPS, then SUF_LINES of the suffix, then TAIL_WRITES writes.
+  localparam int TABLE_STEPS = STEPS - SUF_LINES - TAIL_WRITES;
+  localparam int UW = SUF_LINES > 1 ? $clog2(SUF_LINES) : 1;
+  function automatic logic [1:0] step_bits(input logic [SW-1:0] n, input logic [1:0] line, input logic [1:0] suf);
     step_bits = 32'(n) < TABLE_STEPS ? line :
-                32'(n) < TABLE_STEPS + TAIL_HEAD ? {TAIL_MASK[2'(32'(n) - TABLE_STEPS)], 1'b0} :
-                32'(n) < STEPS ? 2'b10 : 2'b00;
+                32'(n) < TABLE_STEPS + SUF_LINES ? suf : 32'(n) < STEPS ? 2'b10 : 2'b00;
   endfunction
+  // Steps 1 and 2's suffix lines (the table keeps at least step 0), and su: the suffix's
+  // line for step sn, counted from TABLE_STEPS and held at its last line.
+  localparam int K1 = 1 - TABLE_STEPS, K2 = 2 - TABLE_STEPS, K3 = 3 - TABLE_STEPS;
+  localparam logic [1:0] SUF1 = K1 >= 0 && K1 < SUF_LINES ? SUFFIX[2*(K1 >= 0 && K1 < SUF_LINES ? K1 : 0)+:2] : 2'b00;
+  localparam logic [1:0] SUF2 = K2 >= 0 && K2 < SUF_LINES ? SUFFIX[2*(K2 >= 0 && K2 < SUF_LINES ? K2 : 0)+:2] : 2'b00;
+  localparam int SU0 = K3 <= 0 ? 0 : K3 < SUF_LINES ? K3 : (SUF_LINES > 0 ? SUF_LINES - 1 : 0);
+  logic [UW-1:0] su;
   // Steps 1 and 2's lines, and step 3's (read after the first fire).
   localparam int L1 = STEP_LINES == 1 ? STEP_LOOP : 1;
   localparam int L2 = L1 == STEP_LINES - 1 ? STEP_LOOP : L1 + 1;
@@ -99,14 +107,21 @@ module inrarch_sum #(
 
   always_ff @(posedge clk)
     if (rst) begin
-      step <= step_bits(SW'(0), step_rom[0]);
-      step1 <= step_bits(SW'(1), step_rom[L1]);
-      step2 <= step_bits(SW'(2), step_rom[L2]);
+      step <= step_bits(SW'(0), step_rom[0], 2'b00);
+      step1 <= step_bits(SW'(1), step_rom[L1], SUF1);
+      step2 <= step_bits(SW'(2), step_rom[L2], SUF2);
     end else if (fire) begin
       step <= step1;
       step1 <= step2;
-      step2 <= step_bits(sn, step_rom[sa]);
+      step2 <= step_bits(sn, step_rom[sa], SUFFIX[2*su+:2]);
     end
+  if (SUF_LINES > 1) begin : g_suffix
+    always_ff @(posedge clk)
+      if (rst) su <= UW'(SU0);
+      else if (fire && 32'(sn) >= TABLE_STEPS && 32'(su) + 1 < SUF_LINES) su <= su + 1'b1;
+  end else begin : g_no_suffix
+    assign su = '0;
+  end
   always_ff @(posedge clk)
     if (rst || in_ready) dline <= dst_rom[rst ? '0 : da];
 

@@ -25,9 +25,9 @@
 // last steps, SUF_LINES lines after the period (SUFFIX: a column sum's writes among its last
 // row's reads, the writes due after the last read with steps of nothing between them), then
 // TAIL_WRITES writes, are parameters rather than lines that would end the period): after
-// its last line the read goes back to line STEP_LOOP (DST_LOOP). The bits of the current step and of the two after
-// it, and the current beat's accumulators, are registers, read from their tables steps (a
-// beat) ahead, as inrarch_gather reads its own.
+// its last line the read goes back to line STEP_LOOP (DST_LOOP). The bits of the current
+// step and of the two after it, and the current beat's accumulators, are registers, read
+// from their tables steps (a beat) ahead, as inrarch_gather reads its own.
 module inrarch_sum #(
     parameter int BI = 1,
     parameter int BO = 1,
@@ -96,8 +96,9 @@ module inrarch_sum #(
   // Steps 1 and 2's suffix lines (the table keeps at least step 0), and su: the suffix's
   // line for step sn, counted from TABLE_STEPS and held at its last line.
   localparam int K1 = 1 - TABLE_STEPS, K2 = 2 - TABLE_STEPS, K3 = 3 - TABLE_STEPS;
-  localparam logic [1:0] SUF1 = K1 >= 0 && K1 < SUF_LINES ? SUFFIX[2*(K1 >= 0 && K1 < SUF_LINES ? K1 : 0)+:2] : 2'b00;
-  localparam logic [1:0] SUF2 = K2 >= 0 && K2 < SUF_LINES ? SUFFIX[2*(K2 >= 0 && K2 < SUF_LINES ? K2 : 0)+:2] : 2'b00;
+  localparam bit IN1 = K1 >= 0 && K1 < SUF_LINES, IN2 = K2 >= 0 && K2 < SUF_LINES;
+  localparam logic [1:0] SUF1 = IN1 ? SUFFIX[2*(IN1 ? K1 : 0)+:2] : 2'b00;
+  localparam logic [1:0] SUF2 = IN2 ? SUFFIX[2*(IN2 ? K2 : 0)+:2] : 2'b00;
   localparam int SU0 = K3 <= 0 ? 0 : K3 < SUF_LINES ? K3 : (SUF_LINES > 0 ? SUF_LINES - 1 : 0);
   logic [UW-1:0] su;
   // Steps 1 and 2's lines, and step 3's (read after the first fire).

@@ -97,7 +97,7 @@ void split_tail(SumLayout& s, const std::string& name) {
   size_t best = 0;
   int64_t fewest = looped_table(s.steps).lines;
   for (size_t k = 1; k <= most; ++k) {
-    const std::vector<uint64_t> head(s.steps.begin(), s.steps.end() - std::ptrdiff_t(k));
+    const std::span<const uint64_t> head(s.steps.data(), s.steps.size() - k);  // no copy a split
     const int64_t lines = looped_table(head).lines + int64_t(k);
     if (lines < fewest) best = k, fewest = lines;
   }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace inrarch {
@@ -20,7 +21,7 @@ struct LoopedTable {
 // n - s has a border of length n - s - p; the longest border over all those prefixes (the
 // prefix function, linear time) gives the fewest lines kept, n - border.
 template <class Line>
-LoopedTable looped_table(const std::vector<Line>& table) {
+LoopedTable looped_table(std::span<const Line> table) {
   const int64_t n = int64_t(table.size());
   auto back = [&](int64_t i) -> const Line& { return table[std::size_t(n - 1 - i)]; };
   std::vector<int64_t> border(std::size_t(n), 0);
@@ -35,6 +36,10 @@ LoopedTable looped_table(const std::vector<Line>& table) {
     if (n - b < best.lines) best = {n - b, n - b - (m + 1 - b)};
   }
   return best;
+}
+template <class Line>
+LoopedTable looped_table(const std::vector<Line>& table) {
+  return looped_table(std::span<const Line>(table));
 }
 
 }  // namespace inrarch
